@@ -1,0 +1,290 @@
+"""The contract every hatskit game offers.
+
+A game module (``hats``, ``sombrero``, ...) supplies a *state* class that knows
+the rules and a :class:`GameSpec` that tells this module how to build, parse and
+load it. :class:`Game` wraps a state with everything that is the same for every
+game: the history of moves, undo, step-through (``state_at``), records and the
+errors a failed call raises. A failed call never changes anything.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Mapping
+from dataclasses import asdict, dataclass, field, fields
+from typing import Any, NamedTuple, Protocol, Self
+
+
+class HatskitError(Exception):
+    """Base of every error hatskit raises on purpose."""
+
+
+class InvalidMoveError(HatskitError, ValueError):
+    """A move text that cannot be parsed; the message quotes it."""
+
+
+class IllegalMoveError(HatskitError, ValueError):
+    """A well-formed move that the rules forbid here; ``reason`` says why."""
+
+    def __init__(self, move: str, reason: str) -> None:
+        super().__init__(f"{move} is not allowed: {reason}")
+        self.move = move
+        self.reason = reason
+
+
+class RecordError(HatskitError, ValueError):
+    """A record, position or option that does not load; the message names the field."""
+
+
+@dataclass(frozen=True)
+class Event:
+    """One narrated thing a move caused, with the ruling it applied (e.g. "H2")."""
+
+    text: str
+    rule: str | None = None
+
+    def __str__(self) -> str:
+        return self.text
+
+
+class ScoreLine(NamedTuple):
+    """One explained row of a score sheet."""
+
+    seat: int
+    category: str
+    points: int
+    explanation: str
+
+
+@dataclass(frozen=True)
+class ScoreSheet:
+    """Every point explained: totals are derived from the lines, never stored apart."""
+
+    lines: tuple[ScoreLine, ...]
+    seat_names: tuple[str, ...]
+    teams: tuple[tuple[int, ...], ...] | None = None
+    final: bool = True
+
+    @property
+    def totals(self) -> list[int]:
+        """Points per seat."""
+        sums = [0] * len(self.seat_names)
+        for line in self.lines:
+            sums[line.seat] += line.points
+        return sums
+
+    @property
+    def team_totals(self) -> list[int] | None:
+        """Points per team (sum of its members), or None for a game without teams."""
+        if self.teams is None:
+            return None
+        totals = self.totals
+        return [sum(totals[seat] for seat in team) for team in self.teams]
+
+    def lines_of(self, seat: int) -> list[ScoreLine]:
+        """The lines that belong to one seat."""
+        return [line for line in self.lines if line.seat == seat]
+
+    def _repr_html_(self) -> str:
+        from hatskit.render.common import scoresheet_html
+
+        return scoresheet_html(self)
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """Who won and why; no winners means a draw, several a shared win."""
+
+    winners: tuple[int, ...]
+    reason: str
+
+    @property
+    def is_draw(self) -> bool:
+        return not self.winners
+
+    def __str__(self) -> str:
+        return self.reason
+
+
+class Move(Protocol):
+    """A move of any game: ``str(move)`` is its notation."""
+
+    def __str__(self) -> str: ...
+
+
+class State(Protocol):
+    """What a game module's state class offers; the rules live there."""
+
+    @property
+    def to_move(self) -> int | None: ...
+    def legal_moves(self) -> list[Any]: ...
+    def why_illegal(self, move: Any) -> str | None: ...
+    def apply(self, move: Any) -> list[Event]: ...
+    def copy(self) -> Self: ...
+    def score(self) -> ScoreSheet: ...
+    def outcome(self) -> Outcome | None: ...
+    def view(self, seat: int | None) -> dict[str, Any]: ...
+    def position(self) -> dict[str, Any]: ...
+    def seat_names(self) -> tuple[str, ...]: ...
+
+
+@dataclass(frozen=True)
+class GameSpec:
+    """How the generic machinery builds, parses and loads one game."""
+
+    game_id: str
+    title: str
+    options_type: type
+    new_state: Callable[[int | None, int, Any], State]
+    parse_move: Callable[[str], Any]
+    load_position: Callable[[Mapping[str, Any]], State]
+    render_html: Callable[[State], str]
+
+
+def make_options(options_type: type, given: Mapping[str, Any], game_id: str) -> Any:
+    """Build a game's options dataclass, naming any unknown or mistyped option."""
+    known = {f.name: f for f in fields(options_type)}
+    for name, value in given.items():
+        if name not in known:
+            raise RecordError(f"unknown option {name!r} for {game_id}; options are: {', '.join(known)}")
+        default = getattr(options_type(), name)
+        if not _same_json_type(value, default):
+            expected = type(default).__name__
+            raise RecordError(f"option {name!r} of {game_id} must be a {expected}, not {value!r}")
+    return options_type(**given)
+
+
+def _same_json_type(value: object, default: object) -> bool:
+    if isinstance(default, tuple | list):
+        return isinstance(value, tuple | list)
+    return default is None or type(value) is type(default)
+
+
+def options_dict(options: Any) -> dict[str, Any]:
+    """The JSON-safe form of an options dataclass (tuples become lists)."""
+    return {name: list(v) if isinstance(v, tuple) else v for name, v in asdict(options).items()}
+
+
+def copy_rng(rng: random.Random) -> random.Random:
+    """An independent generator in the same state, so copies replay the same draws."""
+    twin = random.Random()
+    twin.setstate(rng.getstate())
+    return twin
+
+
+def new_seed() -> int:
+    """A fresh seed for a game started without one (it is kept in the record)."""
+    return random.SystemRandom().randrange(2**31)
+
+
+@dataclass
+class Game:
+    """A game in progress: its states, the moves between them and their events.
+
+    ``states[i]`` is the position after ``i`` moves. Stored states are never
+    mutated: a move is applied to a copy, which is why undo and ``state_at`` are
+    exact, the seeded generator included.
+    """
+
+    spec: GameSpec
+    head: dict[str, Any]
+    states: list[State]
+    moves: list[Any] = field(default_factory=list)
+    events: list[list[Event]] = field(default_factory=list)
+
+    @property
+    def game_id(self) -> str:
+        return self.spec.game_id
+
+    @property
+    def state(self) -> State:
+        """The current position (read-only: play moves through the game)."""
+        return self.states[-1]
+
+    @property
+    def to_move(self) -> int | None:
+        return self.state.to_move
+
+    @property
+    def is_over(self) -> bool:
+        return self.state.to_move is None
+
+    @property
+    def history(self) -> list[Any]:
+        return list(self.moves)
+
+    @property
+    def ply(self) -> int:
+        return len(self.moves)
+
+    @property
+    def seat_names(self) -> tuple[str, ...]:
+        return self.state.seat_names()
+
+    def parse(self, move: Any) -> Any:
+        """A move object from notation (or the move itself)."""
+        return self.spec.parse_move(move) if isinstance(move, str) else move
+
+    def legal_moves(self) -> list[Any]:
+        return [] if self.is_over else self.state.legal_moves()
+
+    def why_illegal(self, move: Any) -> str | None:
+        """None when the move is legal now, else the sentence that says why not."""
+        try:
+            parsed = self.parse(move)
+        except InvalidMoveError as error:
+            return str(error)
+        if self.is_over:
+            return "the game is over"
+        return self.state.why_illegal(parsed)
+
+    def play(self, move: Any) -> list[Event]:
+        """Play a move (notation or object); returns the events it caused."""
+        parsed = self.parse(move)
+        reason = "the game is over" if self.is_over else self.state.why_illegal(parsed)
+        if reason is not None:
+            raise IllegalMoveError(str(parsed), reason)
+        after = self.state.copy()
+        caused = after.apply(parsed)
+        self.states.append(after)
+        self.moves.append(parsed)
+        self.events.append(caused)
+        return caused
+
+    def undo(self) -> Any:
+        """Take back the last move and return it."""
+        if not self.moves:
+            raise HatskitError("there is no move to undo")
+        self.states.pop()
+        self.events.pop()
+        return self.moves.pop()
+
+    def state_at(self, ply: int) -> Game:
+        """The game as it stood after ``ply`` moves (a separate object)."""
+        if not 0 <= ply <= self.ply:
+            raise HatskitError(f"ply {ply} is outside this game's 0..{self.ply}")
+        return Game(self.spec, self.head, self.states[: ply + 1], self.moves[:ply], self.events[:ply])
+
+    def score(self) -> ScoreSheet:
+        return self.state.score()
+
+    def outcome(self) -> Outcome | None:
+        return self.state.outcome()
+
+    def view(self, seat: int | None) -> dict[str, Any]:
+        """What ``seat`` may see now (None: a spectator who sees only the public)."""
+        return self.state.view(seat)
+
+    def record(self) -> dict[str, Any]:
+        """A JSON-safe record that ``load`` replays to this exact game."""
+        return {**self.head, "moves": [str(move) for move in self.moves]}
+
+    def position(self) -> dict[str, Any]:
+        """A JSON-safe snapshot of the current position, loadable by ``load``."""
+        return self.state.position()
+
+    def _repr_html_(self) -> str:
+        return self.spec.render_html(self.state)
+
+    def __repr__(self) -> str:
+        return f"<Game {self.game_id} ply={self.ply} to_move={self.to_move}>"

@@ -1,0 +1,738 @@
+"""Hats (ThunderGryph Games, 2019): exchange hats with the tea table.
+
+Rules in brief (rulings from RULINGS.md in brackets):
+
+- 42 cards: seven types (★ ♠ ♥ ♣ ♦ ✿ ⎈) with values 1-6. Two players leave out
+  two types (✿ and ⎈ unless the ``removed`` option names others) and use a table
+  of 5 positions; three or four players use every card and 6 positions. Nine
+  cards are dealt to each player. Position 1 is next to the Ø end [H1].
+- A turn is one main action: *exchange* a hand card onto a table position and
+  take the card that was there into your face-up collection, allowed when both
+  have the same type or the played value is higher [H2]; or make a *black hat*,
+  a hand card put face down into your collection [H3].
+- Before the main action a player may once *discard* a hand card and draw [H4];
+  with four players (teams 0+2 against 1+3) this is instead a face-down *swap*
+  with the partner, who then chooses the card given *back* [H5].
+- After every player's eighth main action the game ends; each last hand card is
+  that player's favorite hat [H6]. Duplicated types on the table keep only the
+  lowest copy face up [H7]. Collection cards score the position of their type on
+  the table, black hats 1 each [H8]; the favorite scores the collection's values
+  of its type minus its own [H9]; the last cookie, 5 points, goes to the most
+  distinct types, with the tie-breaks of H10, and moves during play. Most points
+  wins; ties go to most black hats, then the cookie, else the win is shared [H11].
+
+Decisions of hatskit where neither the rulebooks nor RULINGS.md speak:
+
+- When a discard meets an empty deck, the discard pile is shuffled into a new
+  deck *before* the discarded card joins it, so a player never draws back the
+  card just thrown away (H4 refill order).
+- Seat 0 starts. Mid-game score sheets leave the favorite hat out: the last
+  hand cards are secret until the end.
+
+Notation: a card is its symbol and value (``♥5``) or ASCII name and value
+(``heart5``). Moves: ``♥5@2`` exchange onto position 2; ``black ♥5``;
+``discard ♥5``; ``swap ♥5``, answered by the partner's ``back ♦3``.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, NamedTuple
+
+from hatskit.core import (
+    Event,
+    GameSpec,
+    InvalidMoveError,
+    Outcome,
+    RecordError,
+    ScoreLine,
+    ScoreSheet,
+    copy_rng,
+    make_options,
+    options_dict,
+)
+
+# ---------------------------------------------------------------- options
+
+
+@dataclass(frozen=True)
+class HatsOptions:
+    """Rule options. ``removed``: the two types left out of a two-player game (H1)."""
+
+    removed: tuple[str, ...] | list[str] = ("✿", "⎈")
+
+    def __post_init__(self) -> None:
+        kinds = tuple(_kind_of(name, "option 'removed'", RecordError) for name in self.removed)
+        if len(set(kinds)) != 2:
+            raise RecordError(f"option 'removed' must name two different types, not {list(self.removed)!r}")
+        object.__setattr__(self, "removed", kinds)
+
+
+# ---------------------------------------------------------------- cards
+
+KINDS = ("★", "♠", "♥", "♣", "♦", "✿", "⎈")
+KIND_NAMES = {"★": "star", "♠": "spade", "♥": "heart", "♣": "club", "♦": "diamond", "✿": "flower", "⎈": "helm"}
+_KIND_BY_NAME = {name: kind for kind, name in KIND_NAMES.items()} | {kind: kind for kind in KINDS}
+VALUES = range(1, 7)
+HAND_SIZE = 9
+MAIN_ACTIONS = 8
+COOKIE_POINTS = 5
+TEAMS = ((0, 2), (1, 3))
+SEAT_NAMES = ("Ana", "Ben", "Cleo", "Dev")
+
+
+class Card(NamedTuple):
+    """A hat card: a type symbol and a value 1-6."""
+
+    kind: str
+    value: int
+
+    def __str__(self) -> str:
+        return f"{self.kind}{self.value}"
+
+
+def _kind_of(name: str, what: str, error: type[Exception] = InvalidMoveError) -> str:
+    kind = _KIND_BY_NAME.get(str(name).strip().lower())
+    if kind is None:
+        raise error(f"{what}: {name!r} is not a hat type; the types are {' '.join(KINDS)} or their names")
+    return kind
+
+
+_CARD = re.compile(r"^\s*([^\d\s]+?)\s*(\d+)\s*$")
+
+
+def parse_card(text: str, error: type[Exception] = InvalidMoveError) -> Card:
+    """``♥5`` or ``heart5`` as a Card; the error quotes the text."""
+    match = _CARD.match(str(text))
+    if not match:
+        raise error(f"{text!r} is not a card: write a type and a value, like ♥5 or heart5")
+    value = int(match.group(2))
+    if value not in VALUES:
+        raise error(f"{text!r} is not a card: values run from 1 to 6")
+    return Card(_kind_of(match.group(1), repr(text), error), value)
+
+
+def cards_of_game(players: int, options: HatsOptions) -> list[Card]:
+    """Every card in play, in a fixed order (H1)."""
+    kinds = [k for k in KINDS if players > 2 or k not in options.removed]
+    return [Card(kind, value) for kind in kinds for value in VALUES]
+
+
+# ---------------------------------------------------------------- moves
+
+
+@dataclass(frozen=True)
+class Exchange:
+    """Play ``card`` onto table ``position`` (1-based) and collect what was there (H2)."""
+
+    card: Card
+    position: int
+
+    def __str__(self) -> str:
+        return f"{self.card}@{self.position}"
+
+
+@dataclass(frozen=True)
+class BlackHat:
+    """Put ``card`` face down into the collection (H3)."""
+
+    card: Card
+
+    def __str__(self) -> str:
+        return f"black {self.card}"
+
+
+@dataclass(frozen=True)
+class Discard:
+    """Optional action: discard ``card`` and draw (H4)."""
+
+    card: Card
+
+    def __str__(self) -> str:
+        return f"discard {self.card}"
+
+
+@dataclass(frozen=True)
+class Swap:
+    """Four players' optional action: give ``card`` face down to the partner (H5)."""
+
+    card: Card
+
+    def __str__(self) -> str:
+        return f"swap {self.card}"
+
+
+@dataclass(frozen=True)
+class Back:
+    """The partner's answer to a swap: the card given back (H5)."""
+
+    card: Card
+
+    def __str__(self) -> str:
+        return f"back {self.card}"
+
+
+HatsMove = Exchange | BlackHat | Discard | Swap | Back
+_WORD_MOVES: dict[str, type[BlackHat | Discard | Swap | Back]] = {
+    "black": BlackHat,
+    "discard": Discard,
+    "swap": Swap,
+    "back": Back,
+}
+
+
+def parse_move(text: str) -> HatsMove:
+    """A move from its notation; InvalidMoveError quotes what could not be read."""
+    words = str(text).split(None, 1)
+    if len(words) == 2 and words[0].lower() in _WORD_MOVES:
+        return _WORD_MOVES[words[0].lower()](_card_in_move(words[1], text))
+    card_text, at, position = str(text).partition("@")
+    if at and position.strip().isdigit():
+        return Exchange(_card_in_move(card_text, text), int(position))
+    raise InvalidMoveError(
+        f"{text!r} is not a Hats move: write ♥5@2 (exchange), black ♥5, discard ♥5, swap ♥5 or back ♥5"
+    )
+
+
+def _card_in_move(card_text: str, move_text: str) -> Card:
+    try:
+        return parse_card(card_text)
+    except InvalidMoveError as error:
+        raise InvalidMoveError(f"{move_text!r} is not a Hats move: {error}") from None
+
+
+# ---------------------------------------------------------------- state
+
+
+@dataclass
+class PendingSwap:
+    """A swapped card waiting for the partner's answer (H5)."""
+
+    giver: int
+    card: Card
+
+
+@dataclass
+class HatsState:
+    """A whole Hats position, hidden cards included. The deck's top is its end."""
+
+    players: int
+    options: HatsOptions
+    table: list[Card]
+    hands: list[list[Card]]
+    collections: list[list[Card]]
+    black_hats: list[list[Card]]
+    played: list[int]
+    deck: list[Card]
+    discard: list[Card]
+    rng: random.Random
+    turn: int | None = 0
+    optional_used: bool = False
+    pending: PendingSwap | None = None
+    cookie: int | None = None
+
+    # -- the contract ---------------------------------------------------
+
+    @property
+    def to_move(self) -> int | None:
+        """The seat that decides now: the partner while a swap waits for an answer."""
+        if self.pending is not None:
+            return partner(self.pending.giver)
+        return self.turn
+
+    def seat_names(self) -> tuple[str, ...]:
+        return SEAT_NAMES[: self.players]
+
+    def copy(self) -> HatsState:
+        return HatsState(
+            self.players,
+            self.options,
+            list(self.table),
+            [list(h) for h in self.hands],
+            [list(c) for c in self.collections],
+            [list(b) for b in self.black_hats],
+            list(self.played),
+            list(self.deck),
+            list(self.discard),
+            copy_rng(self.rng),
+            self.turn,
+            self.optional_used,
+            self.pending,
+            self.cookie,
+        )
+
+    def legal_moves(self) -> list[HatsMove]:
+        seat = self.to_move
+        if seat is None:
+            return []
+        hand = sorted(set(self.hands[seat]))
+        if self.pending is not None:
+            return [Back(card) for card in hand]
+        moves: list[HatsMove] = [
+            Exchange(card, pos) for card in hand for pos in self.positions() if self._exchange_ok(card, pos)
+        ]
+        moves += [BlackHat(card) for card in hand]
+        if self._optional_reason(seat) is None:
+            optional = Swap if self.players == 4 else Discard
+            moves += [optional(card) for card in hand]
+        return moves
+
+    def why_illegal(self, move: HatsMove) -> str | None:
+        """None when legal, else a sentence naming the rule broken."""
+        seat = self.to_move
+        if seat is None:
+            return f"the game is over: every player has made {MAIN_ACTIONS} main actions (H6)"
+        name = SEAT_NAMES[seat]
+        if move.card not in self.hands[seat]:
+            return f"{move.card} is not in {name}'s hand"
+        if self.pending is not None and not isinstance(move, Back):
+            giver = SEAT_NAMES[self.pending.giver]
+            return f"{name} must first give a card back to {giver}, who swapped (H5)"
+        if isinstance(move, Back) and self.pending is None:
+            return "no swap is waiting for a card back (H5)"
+        if isinstance(move, Exchange):
+            return self._exchange_reason(move)
+        if isinstance(move, Discard | Swap):
+            return self._optional_reason(seat, type(move))
+        return None
+
+    def apply(self, move: HatsMove) -> list[Event]:
+        """Carry out a legal move and narrate what it caused."""
+        seat = self.to_move
+        assert seat is not None
+        self.hands[seat].remove(move.card)
+        if isinstance(move, Discard | Swap | Back):
+            return self._apply_optional(seat, move)
+        if isinstance(move, Exchange):
+            taken = self.table[move.position - 1]
+            self.table[move.position - 1] = move.card
+            self.collections[seat].append(taken)
+            why = f"same type {move.card.kind}" if taken.kind == move.card.kind else f"{move.card} > {taken}"
+            text = f"{SEAT_NAMES[seat]} exchanged {move.card} for {taken} at position {move.position} ({why})"
+            events = [Event(text, "H2")]
+        else:
+            self.black_hats[seat].append(move.card)
+            events = [Event(f"{SEAT_NAMES[seat]} made a black hat (a card face down, 1 point)", "H3")]
+        return events + self._end_main_action(seat)
+
+    def positions(self) -> range:
+        """Table positions, 1-based."""
+        return range(1, len(self.table) + 1)
+
+    # -- legality ---------------------------------------------------------
+
+    def _exchange_ok(self, card: Card, position: int) -> bool:
+        there = self.table[position - 1]
+        return card.kind == there.kind or card.value > there.value
+
+    def _exchange_reason(self, move: Exchange) -> str | None:
+        if move.position not in self.positions():
+            return f"position {move.position} does not exist: the table has positions 1-{len(self.table)} (H1)"
+        if self._exchange_ok(move.card, move.position):
+            return None
+        there = self.table[move.position - 1]
+        relation = "equal to" if move.card.value == there.value else "lower than"
+        return (
+            f"{move.card} cannot take {there} at position {move.position}: the types differ "
+            f"and {move.card.value} is {relation} {there.value}; it must be the same type or higher (H2)"
+        )
+
+    def _optional_reason(self, seat: int, kind: type | None = None) -> str | None:
+        if kind is Discard and self.players == 4:
+            return "with four players the optional action is a swap with your partner, not a discard (H5)"
+        if kind is Swap and self.players != 4:
+            return "a swap with a partner exists only in the four-player team game (H5)"
+        if self.optional_used:
+            return f"{SEAT_NAMES[seat]} has already used the optional action this turn (H4)"
+        if self.players != 4 and not self.deck and not self.discard:
+            return "the deck and the discard pile are both empty, so there is nothing to draw (H4)"
+        return None
+
+    # -- effects ------------------------------------------------------------
+
+    def _apply_optional(self, seat: int, move: Discard | Swap | Back) -> list[Event]:
+        name = SEAT_NAMES[seat]
+        if isinstance(move, Swap):
+            self.pending = PendingSwap(seat, move.card)
+            return [Event(f"{name} passed a card face down to {SEAT_NAMES[partner(seat)]}", "H5")]
+        if isinstance(move, Back):
+            assert self.pending is not None
+            giver = self.pending.giver
+            self.hands[seat].append(self.pending.card)
+            self.hands[giver].append(move.card)
+            self.pending = None
+            self.optional_used = True
+            return [Event(f"{name} passed a card back to {SEAT_NAMES[giver]}", "H5")]
+        events = self._refill_deck_if_empty()
+        self.discard.append(move.card)
+        self.hands[seat].append(self.deck.pop())
+        self.optional_used = True
+        return events + [Event(f"{name} discarded a card face down and drew a new one", "H4")]
+
+    def _refill_deck_if_empty(self) -> list[Event]:
+        if self.deck:
+            return []
+        self.deck, self.discard = self.discard, []
+        self.rng.shuffle(self.deck)
+        return [Event(f"The deck ran out: the discard pile ({len(self.deck)} cards) is shuffled into a new deck", "H4")]
+
+    def _end_main_action(self, seat: int) -> list[Event]:
+        self.played[seat] += 1
+        self.optional_used = False
+        events = self._pass_cookie()
+        if all(count == MAIN_ACTIONS for count in self.played):
+            self.turn = None
+            favorites = ", ".join(f"{SEAT_NAMES[s]} {hand[0]}" for s, hand in enumerate(self.hands))
+            events.append(Event(f"Every player has made {MAIN_ACTIONS} main actions: the game ends.", "H6"))
+            events.append(Event(f"Favorite hats revealed: {favorites}", "H6"))
+        else:
+            self.turn = (seat + 1) % self.players
+        return events
+
+    def _pass_cookie(self) -> list[Event]:
+        holder, why = cookie_holder(self.collections, self.black_hats, self.cookie)
+        if holder == self.cookie:
+            return []
+        self.cookie = holder
+        if holder is None:
+            return [Event(f"The last cookie goes back to the napkin: {why}", "H10")]
+        return [Event(f"{SEAT_NAMES[holder]} takes the last cookie: {why}", "H10")]
+
+    # -- scoring --------------------------------------------------------------
+
+    def score(self) -> ScoreSheet:
+        """The score sheet; before the end it is 'if the game ended now' without favorites."""
+        face_up = face_up_positions(self.table)
+        lines: list[ScoreLine] = []
+        for seat in range(self.players):
+            lines += collection_lines(seat, self.collections[seat], len(self.black_hats[seat]), face_up)
+            if self.turn is None:
+                lines.append(favorite_line(seat, self.hands[seat][0], self.collections[seat]))
+            if self.cookie == seat:
+                lines.append(ScoreLine(seat, "last cookie", COOKIE_POINTS, "holds the last cookie (H10)"))
+        teams = TEAMS if self.players == 4 else None
+        return ScoreSheet(tuple(lines), self.seat_names(), teams, final=self.turn is None)
+
+    def outcome(self) -> Outcome | None:
+        """Winner(s) with the tie-break that decided (H11); None while playing."""
+        if self.turn is not None:
+            return None
+        sheet = self.score()
+        sides = TEAMS if self.players == 4 else tuple((seat,) for seat in range(self.players))
+        keys = {side: self._winning_key(side, sheet) for side in sides}
+        return _outcome_from_keys(keys, self.seat_names())
+
+    def _winning_key(self, side: tuple[int, ...], sheet: ScoreSheet) -> tuple[int, int, int]:
+        points = sum(sheet.totals[s] for s in side)
+        black = sum(len(self.black_hats[s]) for s in side)
+        return points, black, int(self.cookie in side)
+
+    # -- views and positions --------------------------------------------------
+
+    def view(self, seat: int | None) -> dict[str, Any]:
+        """What ``seat`` may see: no other hand, no face-down card but its own."""
+        over = self.turn is None
+        shown: dict[str, Any] = {
+            "game": "hats",
+            "seat": seat,
+            "players": self.players,
+            "names": list(self.seat_names()),
+            "teams": [list(t) for t in TEAMS] if self.players == 4 else None,
+            "to_move": self.to_move,
+            "turn": self.turn,
+            "played": list(self.played),
+            "table": _names(self.table),
+            "face_up": sorted(face_up_positions(self.table).values()),
+            "collections": [_names(c) for c in self.collections],
+            "black_hat_counts": [len(b) for b in self.black_hats],
+            "hand_sizes": [len(h) for h in self.hands],
+            "hand": _names(self.hands[seat]) if seat is not None else None,
+            "my_black_hats": _names(self.black_hats[seat]) if seat is not None else None,
+            "deck_size": len(self.deck),
+            "discard_size": len(self.discard),
+            "cookie": self.cookie,
+            "optional_used": self.optional_used,
+            "swap_waiting": self.pending.giver if self.pending else None,
+            "favorites": [str(h[0]) for h in self.hands] if over else None,
+        }
+        if self.pending and seat in (self.pending.giver, partner(self.pending.giver)):
+            shown["swap_card"] = str(self.pending.card)
+        return shown
+
+    def position(self) -> dict[str, Any]:
+        """The DESIGN.md position format, with the deck order and rule state."""
+        return {
+            "game": "hats",
+            "players": self.players,
+            "to_move": self.turn,
+            "played": list(self.played),
+            "table": _names(self.table),
+            "hands": [_names(h) for h in self.hands],
+            "collections": [_names(c) for c in self.collections],
+            "black_hats": [_names(b) for b in self.black_hats],
+            "cookie": self.cookie,
+            "deck": _names(self.deck),
+            "discard": _names(self.discard),
+            "optional_used": self.optional_used,
+            "pending_swap": {"seat": self.pending.giver, "card": str(self.pending.card)} if self.pending else None,
+            "options": options_dict(self.options),
+        }
+
+
+def partner(seat: int) -> int:
+    """The four-player partner sitting across (H5)."""
+    return (seat + 2) % 4
+
+
+def _names(cards: Iterable[Card]) -> list[str]:
+    return [str(card) for card in cards]
+
+
+# ---------------------------------------------------------------- scoring
+
+
+def face_up_positions(table: Sequence[Card]) -> dict[str, int]:
+    """Type -> 1-based position of its lowest copy on the table; the others lie face down (H7)."""
+    found: dict[str, int] = {}
+    for position, card in enumerate(table, start=1):
+        found.setdefault(card.kind, position)
+    return found
+
+
+def collection_lines(
+    seat: int, collection: Sequence[Card], black_hats: int, face_up: Mapping[str, int]
+) -> list[ScoreLine]:
+    """Each face-up card scores its type's table position; black hats 1 each (H8)."""
+    lines = []
+    for card in collection:
+        position = face_up.get(card.kind, 0)
+        where = f"{card.kind} is at position {position}" if position else f"no {card.kind} face up on the table"
+        lines.append(ScoreLine(seat, "hat collection", position, f"{card}: {where} (H8)"))
+    if black_hats:
+        lines.append(ScoreLine(seat, "black hats", black_hats, f"{black_hats} black hat(s), 1 point each (H8)"))
+    return lines
+
+
+def favorite_line(seat: int, favorite: Card, collection: Sequence[Card]) -> ScoreLine:
+    """Collection values of the favorite's type minus the favorite's own value (H9)."""
+    values = [card.value for card in collection if card.kind == favorite.kind]
+    points = sum(values) - favorite.value
+    summed = " + ".join(map(str, values)) if values else f"no {favorite.kind} collected (0)"
+    return ScoreLine(seat, "favorite hat", points, f"favorite {favorite}: {summed} - {favorite.value} (H9)")
+
+
+def distinct_types(collection: Sequence[Card], black_hats: int) -> int:
+    """Types in a collection, all black hats together counting as one (H10)."""
+    return len({card.kind for card in collection}) + (1 if black_hats else 0)
+
+
+def cookie_holder(
+    collections: Sequence[Sequence[Card]], black_hats: Sequence[Sequence[Card]], current: int | None
+) -> tuple[int | None, str]:
+    """Who holds the last cookie now, and why (H10)."""
+    counts = [distinct_types(c, len(b)) for c, b in zip(collections, black_hats, strict=True)]
+    best = max(counts)
+    leaders = [seat for seat, count in enumerate(counts) if count == best]
+    if best == 0:
+        return None, "nobody has collected a hat yet"
+    if len(leaders) == 1:
+        return leaders[0], f"most different types ({best})"
+    keys = {seat: sorted(card.value for card in collections[seat]) + [99] for seat in leaders}
+    lowest = min(keys.values())
+    winners = [seat for seat in leaders if keys[seat] == lowest]
+    names = " and ".join(SEAT_NAMES[s] for s in leaders)
+    if len(winners) == 1:
+        return winners[0], f"{names} tie on {best} types; the lowest collected values decide"
+    if current in winners:
+        return current, f"{names} tie completely; the holder keeps it"
+    return None, f"{names} tie completely and none of them held it"
+
+
+def _outcome_from_keys(keys: Mapping[tuple[int, ...], tuple[int, int, int]], names: Sequence[str]) -> Outcome:
+    best = max(keys.values())
+    winners = [side for side, key in keys.items() if key == best]
+    label = "team " if len(next(iter(keys))) > 1 else ""
+    runner_keys = [key for side, key in keys.items() if key != best]
+    decided = _tie_break_used(best, runner_keys)
+    seats = tuple(sorted(seat for side in winners for seat in side))
+    who = " and ".join(names[s] for s in seats)
+    if len(winners) > 1:
+        return Outcome(seats, f"{who} share the win: equal points, black hats and no cookie between them (H11)")
+    return Outcome(seats, f"{label}{who} wins{decided} (H11)")
+
+
+def _tie_break_used(best: tuple[int, int, int], others: Sequence[tuple[int, int, int]]) -> str:
+    if not others or all(key[0] < best[0] for key in others):
+        return f" with {best[0]} points"
+    if all(key[:2] < best[:2] for key in others):
+        return f": tied on {best[0]} points, most black hats ({best[1]})"
+    return f": tied on {best[0]} points and black hats, holds the cookie"
+
+
+# ---------------------------------------------------------------- setup and loading
+
+
+def new_state(players: int | None, seed: int, options: HatsOptions) -> HatsState:
+    """Shuffle with the seed and deal (H1, H5)."""
+    players = 3 if players is None else players
+    if players not in (2, 3, 4):
+        raise RecordError(f"Hats takes 2 to 4 players, not {players!r}")
+    rng = random.Random(seed)
+    deck = cards_of_game(players, options)
+    rng.shuffle(deck)
+    table = [deck.pop() for _ in range(5 if players == 2 else 6)]
+    hands = [[deck.pop() for _ in range(HAND_SIZE)] for _ in range(players)]
+    empty: list[list[Card]] = [[] for _ in range(players)]
+    return HatsState(players, options, table, hands, [[] for _ in empty], empty, [0] * players, deck, [], rng)
+
+
+def load_position(data: Mapping[str, Any]) -> HatsState:
+    """A state from the position format; every inconsistency is a RecordError."""
+    players = _field(data, "players", int)
+    if players not in (2, 3, 4):
+        raise RecordError(f"field 'players' must be 2, 3 or 4, not {players!r}")
+    options = make_options(HatsOptions, data.get("options", {}), "hats")
+    read = _PositionReader(players, options)
+    state = HatsState(
+        players,
+        options,
+        read.cards(data, "table"),
+        read.card_lists(data, "hands"),
+        read.card_lists(data, "collections"),
+        read.card_lists(data, "black_hats"),
+        read.played(data),
+        [],
+        read.cards(data, "discard") if "discard" in data else [],
+        random.Random(data.get("seed", 0)),
+        cookie=read.seat_or_none(data, "cookie"),
+        optional_used=bool(data.get("optional_used", False)),
+        pending=read.pending(data),
+    )
+    state.deck = read.deck(data, state.rng)
+    _check_position(state, data)
+    return state
+
+
+def _field(data: Mapping[str, Any], name: str, kind: type) -> Any:
+    if name not in data:
+        raise RecordError(f"field {name!r} is missing")
+    value = data[name]
+    if not isinstance(value, kind) or isinstance(value, bool):
+        raise RecordError(f"field {name!r} must be a {kind.__name__}, not {value!r}")
+    return value
+
+
+@dataclass
+class _PositionReader:
+    """Reads card fields, remembering every card seen so a duplicate is caught."""
+
+    players: int
+    options: HatsOptions
+    seen: set[Card] = field(default_factory=set)
+
+    def cards(self, data: Mapping[str, Any], name: str) -> list[Card]:
+        listed = _field(data, name, list)
+        in_game = set(cards_of_game(self.players, self.options))
+        cards = []
+        for text in listed:
+            card = parse_card(text, RecordError)
+            if card not in in_game:
+                raise RecordError(f"field {name!r}: {card} is not in a {self.players}-player game (H1)")
+            if card in self.seen:
+                raise RecordError(f"field {name!r}: {card} appears twice in the position")
+            self.seen.add(card)
+            cards.append(card)
+        return cards
+
+    def card_lists(self, data: Mapping[str, Any], name: str) -> list[list[Card]]:
+        lists = _field(data, name, list)
+        if len(lists) != self.players:
+            raise RecordError(f"field {name!r} must hold one list per player ({self.players}), not {len(lists)}")
+        return [self.cards({name: cards}, name) for cards in lists]
+
+    def played(self, data: Mapping[str, Any]) -> list[int]:
+        played = _field(data, "played", list)
+        if len(played) != self.players or any(not isinstance(p, int) or not 0 <= p <= MAIN_ACTIONS for p in played):
+            raise RecordError(
+                f"field 'played' must hold {self.players} counts from 0 to {MAIN_ACTIONS}, not {played!r}"
+            )
+        return played
+
+    def seat_or_none(self, data: Mapping[str, Any], name: str) -> int | None:
+        value = data.get(name)
+        if value is not None and (not isinstance(value, int) or not 0 <= value < self.players):
+            raise RecordError(f"field {name!r} must be a seat from 0 to {self.players - 1} or null, not {value!r}")
+        return value
+
+    def pending(self, data: Mapping[str, Any]) -> PendingSwap | None:
+        pending = data.get("pending_swap")
+        if pending is None:
+            return None
+        if self.players != 4 or not isinstance(pending, Mapping) or pending.get("seat") != data.get("to_move"):
+            raise RecordError("field 'pending_swap' must give the seat to move in a four-player game, and a card")
+        return PendingSwap(pending["seat"], self.cards({"pending_swap": [pending.get("card")]}, "pending_swap")[0])
+
+    def deck(self, data: Mapping[str, Any], rng: random.Random) -> list[Card]:
+        if "deck" in data:
+            deck = self.cards(data, "deck")
+            missing = [c for c in cards_of_game(self.players, self.options) if c not in self.seen]
+            if missing:
+                raise RecordError(
+                    f"field 'deck': with a deck given every card must be listed; missing {_names(missing)}"
+                )
+            return deck
+        rest = [c for c in cards_of_game(self.players, self.options) if c not in self.seen]
+        rng.shuffle(rest)
+        return rest
+
+
+def _check_position(state: HatsState, data: Mapping[str, Any]) -> None:
+    width = 5 if state.players == 2 else 6
+    if len(state.table) != width:
+        raise RecordError(f"field 'table' must hold {width} cards with {state.players} players (H1)")
+    for seat in range(state.players):
+        _check_seat_counts(state, seat)
+    _set_turn(state, data.get("to_move"))
+
+
+def _check_seat_counts(state: HatsState, seat: int) -> None:
+    played = state.played[seat]
+    in_transit = 1 if state.pending and state.pending.giver == seat else 0
+    if len(state.hands[seat]) + in_transit != HAND_SIZE - played:
+        raise RecordError(f"field 'hands': seat {seat} has played {played} cards, so holds {HAND_SIZE - played}")
+    if len(state.collections[seat]) + len(state.black_hats[seat]) != played:
+        raise RecordError(f"field 'collections': seat {seat}'s collection and black hats must hold {played} cards")
+
+
+def _set_turn(state: HatsState, to_move: object) -> None:
+    least = min(state.played)
+    if max(state.played) - least > 1:
+        raise RecordError(f"field 'played': counts may differ by one at most, not {state.played}")
+    if least == MAIN_ACTIONS:
+        if to_move is not None:
+            raise RecordError("field 'to_move' must be null: every player has made 8 main actions (H6)")
+        state.turn = None
+        return
+    if not isinstance(to_move, int) or not 0 <= to_move < state.players or state.played[to_move] != least:
+        raise RecordError(f"field 'to_move' must be a seat that has made the fewest main actions, not {to_move!r}")
+    state.turn = to_move
+
+
+def _render(state: HatsState) -> str:
+    from hatskit.render.hats import table_html  # the renderer imports this module
+
+    return table_html(state)
+
+
+SPEC = GameSpec(
+    game_id="hats",
+    title="Hats",
+    options_type=HatsOptions,
+    new_state=new_state,
+    parse_move=parse_move,
+    load_position=load_position,
+    render_html=_render,
+)

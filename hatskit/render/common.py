@@ -1,0 +1,81 @@
+"""Pieces every game's pictures share: the style sheet, cards and score sheets."""
+
+from __future__ import annotations
+
+import html
+
+from hatskit.core import ScoreSheet
+
+# One style sheet for every view, keyed by ``hk-`` classes. Colours always come
+# with a symbol and a value, never alone (readers with colour-blindness).
+CSS = """
+.hk { font-family: system-ui, sans-serif; }
+.hk-card { display: inline-flex; flex-direction: column; align-items: center; justify-content: center;
+  width: 2.6em; height: 3.6em; margin: 2px; border: 2px solid #444; border-radius: 6px;
+  background: #fffdf6; font-weight: 700; font-size: 1.05em; line-height: 1.1; vertical-align: top; }
+.hk-card .hk-kind { font-size: 1.3em; }
+.hk-back { background: repeating-linear-gradient(45deg, #2b3a67, #2b3a67 4px, #3d4f88 4px, #3d4f88 8px);
+  color: #fff; }
+.hk-facedown { opacity: .45; }
+.hk-k-star { color: #a86b00; } .hk-k-spade { color: #111; } .hk-k-heart { color: #c0152f; }
+.hk-k-club { color: #1b7a2e; } .hk-k-diamond { color: #1f4fb8; } .hk-k-flower { color: #8a2be2; }
+.hk-k-helm { color: #00707a; }
+.hk-score { border-collapse: collapse; margin: 4px 0; }
+.hk-score th, .hk-score td { border: 1px solid #ccc; padding: 2px 8px; text-align: left; }
+.hk-score td.hk-pts, .hk-score th.hk-pts { text-align: right; }
+.hk-score tr.hk-total td { font-weight: 700; background: #f3f0e6; }
+.hk-row { display: flex; align-items: center; gap: 6px; flex-wrap: wrap; margin: 3px 0; }
+.hk-label { min-width: 7em; font-weight: 600; }
+.hk-pos { display: inline-flex; flex-direction: column; align-items: center; }
+.hk-pos small { color: #555; }
+"""
+
+
+def escape(text: object) -> str:
+    """HTML-escape anything."""
+    return html.escape(str(text), quote=True)
+
+
+def style_tag() -> str:
+    """The shared style sheet as a <style> element."""
+    return f"<style>{CSS}</style>"
+
+
+def card_html(kind: str, value: int, kind_name: str, extra_class: str = "") -> str:
+    """A face-up card: symbol over value, coloured by type, labelled for screen readers."""
+    label = escape(f"{kind}{value}")
+    return (
+        f'<span class="hk-card hk-k-{kind_name} {extra_class}" title="{label}" aria-label="{label}">'
+        f'<span class="hk-kind">{escape(kind)}</span><span>{value}</span></span>'
+    )
+
+
+def back_html(label: str = "hidden card") -> str:
+    """A face-down card: its back only."""
+    return f'<span class="hk-card hk-back" title="{escape(label)}" aria-label="{escape(label)}">?</span>'
+
+
+def scoresheet_html(sheet: ScoreSheet) -> str:
+    """The score sheet as a table: one row per line, a total per seat (and team)."""
+    rows = []
+    totals = sheet.totals
+    for seat, name in enumerate(sheet.seat_names):
+        for line in sheet.lines_of(seat):
+            rows.append(_row(name, line.category, line.points, line.explanation))
+        rows.append(_row(name, "total", totals[seat], "", total=True))
+    for team, points in zip(sheet.teams or (), sheet.team_totals or (), strict=True):
+        members = " + ".join(sheet.seat_names[s] for s in team)
+        rows.append(_row(f"team {members}", "team total", points, "", total=True))
+    caption = (
+        "" if sheet.final else "<caption>If the game ended now (favorite hats stay secret until the end)</caption>"
+    )
+    head = '<tr><th>player</th><th>category</th><th class="hk-pts">points</th><th>why</th></tr>'
+    return f'{style_tag()}<table class="hk hk-score">{caption}{head}{"".join(rows)}</table>'
+
+
+def _row(name: str, category: str, points: int, why: str, total: bool = False) -> str:
+    cls = ' class="hk-total"' if total else ""
+    return (
+        f"<tr{cls}><td>{escape(name)}</td><td>{escape(category)}</td>"
+        f'<td class="hk-pts">{points}</td><td>{escape(why)}</td></tr>'
+    )
