@@ -4,7 +4,9 @@
     >>> hint = bot.hint(game)      # Hint(move, reason)
     >>> game.play(bot.choose(game))
 
-A bot sees only what its seat may see where a game hides information.
+``random`` and ``greedy`` work for every game; a game module registers its own
+``strong`` bot (and may register a ``greedy`` that suits it better). A bot sees
+only what its seat may see where a game hides information.
 """
 
 from __future__ import annotations
@@ -15,29 +17,26 @@ from hatskit.bots.base import Bot, GreedyBot, Hint, RandomBot
 from hatskit.core import HatskitError
 
 BOT_KINDS = ("random", "greedy", "strong")
-_STRONG: dict[str, Callable[[int], Bot]] = {}
+_GENERIC: dict[str, Callable[[int], Bot]] = {"random": RandomBot, "greedy": GreedyBot}
+_PER_GAME: dict[tuple[str, str], Callable[[int], Bot]] = {}
 
 
-def register_strong(game_id: str, factory: Callable[[int], Bot]) -> None:
-    """A game module's strong bot joins the registry."""
-    _STRONG[game_id] = factory
+def register_bot(game_id: str, kind: str, factory: Callable[[int], Bot]) -> None:
+    """A game's own bot of ``kind`` (taking a seed) joins the registry."""
+    _PER_GAME[game_id, kind] = factory
 
 
 def make_bot(game_id: str, kind: str, seed: int = 0) -> Bot:
     """A bot of ``kind`` for ``game_id``, with its own seeded generator."""
-    if kind == "random":
-        return RandomBot(seed)
-    if kind == "greedy":
-        return GreedyBot(seed)
-    if kind == "strong":
-        _load_strong_bots()
-        if game_id in _STRONG:
-            return _STRONG[game_id](seed)
-    raise HatskitError(f"no {kind!r} bot for {game_id!r}; kinds are: {', '.join(BOT_KINDS)}")
+    _load_game_bots()
+    factory = _PER_GAME.get((game_id, kind)) or _GENERIC.get(kind)
+    if factory is None:
+        raise HatskitError(f"no {kind!r} bot for {game_id!r}; kinds are: {', '.join(BOT_KINDS)}")
+    return factory(seed)
 
 
-def _load_strong_bots() -> None:
-    from hatskit.bots import hats  # noqa: F401  (each module registers itself)
+def _load_game_bots() -> None:
+    from hatskit.bots import hats  # noqa: F401  (each module registers its bots on import)
 
 
-__all__ = ["BOT_KINDS", "Bot", "GreedyBot", "Hint", "RandomBot", "make_bot", "register_strong"]
+__all__ = ["BOT_KINDS", "Bot", "GreedyBot", "Hint", "RandomBot", "make_bot", "register_bot"]
