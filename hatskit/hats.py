@@ -457,6 +457,7 @@ class HatsState:
             "optional_used": self.optional_used,
             "swap_waiting": self.pending.giver if self.pending else None,
             "favorites": [str(h[0]) for h in self.hands] if over else None,
+            "options": options_dict(self.options),
         }
         if self.pending and seat in (self.pending.giver, partner(self.pending.giver)):
             shown["swap_card"] = str(self.pending.card)
