@@ -1,0 +1,121 @@
+"""MoveExercise driven as a reader would: type a move, click Try, read the feedback."""
+
+from __future__ import annotations
+
+import html
+from typing import Any
+
+import pytest
+
+import hatskit
+from hatskit import Game, HatskitError, IllegalMoveError, InvalidMoveError
+from widgets.exercise import MoveExercise
+
+# Ana (seat 0) to move; the table's position 3 holds ♥6, so only a heart can take it.
+POSITION = {
+    "game": "hats",
+    "players": 3,
+    "to_move": 0,
+    "played": [0, 0, 0],
+    "table": ["♣3", "♠4", "♥6", "★4", "★5", "✿5"],
+    "hands": [
+        ["♠1", "♣6", "⎈3", "✿3", "♥2", "★2", "★3", "✿2", "♦5"],
+        ["♦6", "♠2", "♦3", "♥5", "♦4", "✿1", "♣1", "✿4", "⎈4"],
+        ["♣4", "♥1", "⎈1", "♣2", "★1", "♠3", "♦1", "⎈2", "✿6"],
+    ],
+    "collections": [[], [], []],
+    "black_hats": [[], [], []],
+    "cookie": None,
+}
+
+
+def onto_position_3(game_before: Game, move: Any) -> tuple[bool, str]:
+    """The goal of the test exercise: an exchange onto position 3."""
+    met = getattr(move, "position", None) == 3
+    return met, "it lands on position 3" if met else "it does not land on position 3"
+
+
+def try_text(exercise: MoveExercise, notation: str) -> str:
+    """Type ``notation``, click Try and return the feedback as plain text."""
+    exercise.text.value = notation
+    exercise.try_button.click()
+    return html.unescape(exercise.feedback.value)
+
+
+@pytest.fixture
+def game() -> Game:
+    return hatskit.load(POSITION)
+
+
+@pytest.fixture
+def exercise(game: Game) -> MoveExercise:
+    return MoveExercise(game, "Find an exchange onto position 3.", goal=onto_position_3)
+
+
+def test_garbage_notation_gives_the_parse_error_and_changes_nothing(game: Game, exercise: MoveExercise) -> None:
+    board_before, start_before = exercise.board.value, exercise.start.position()
+    with pytest.raises(InvalidMoveError) as error:
+        game.play("hat please")
+    assert str(error.value) in try_text(exercise, "hat please")
+    assert exercise.board.value == board_before
+    assert exercise.start.position() == start_before and exercise.trial is None
+
+
+def test_illegal_move_gives_the_rule_reason_and_changes_nothing(game: Game, exercise: MoveExercise) -> None:
+    board_before = exercise.board.value
+    with pytest.raises(IllegalMoveError) as error:
+        game.play("♦5@3")
+    feedback = try_text(exercise, "♦5@3")
+    assert error.value.reason in feedback and "(H2)" in feedback
+    assert exercise.board.value == board_before
+    assert exercise.start.ply == 0 and exercise.trial is None
+
+
+def test_legal_move_narrates_its_events_and_the_goal_verdict(game: Game, exercise: MoveExercise) -> None:
+    expected = game.state_at(0).play("♥2@3")
+    feedback = try_text(exercise, "♥2@3")
+    assert all(event.text in feedback for event in expected)
+    assert "Goal met" in feedback and "it lands on position 3" in feedback
+    assert exercise.start.ply == 0 and exercise.start.position() == game.position()
+
+
+def test_legal_move_that_misses_the_goal_says_so(exercise: MoveExercise) -> None:
+    feedback = try_text(exercise, "black ♦5")
+    assert "made a black hat" in feedback
+    assert "Not the answer yet" in feedback and "does not land on position 3" in feedback
+
+
+def test_the_board_shows_the_tried_move_and_reset_restores_the_start(exercise: MoveExercise) -> None:
+    board_before = exercise.board.value
+    try_text(exercise, "♥2@3")
+    assert exercise.board.value != board_before and 'title="♥2"' in exercise.board.value
+    exercise.reset_button.click()
+    assert exercise.board.value == board_before
+    assert exercise.text.value == "" and exercise.feedback.value == "" and exercise.trial is None
+
+
+def test_each_try_starts_from_the_starting_position(exercise: MoveExercise) -> None:
+    try_text(exercise, "♥2@3")
+    assert "is legal" in try_text(exercise, "♥2@3")
+
+
+def test_a_picked_choice_fills_the_move_box(game: Game) -> None:
+    exercise = MoveExercise(game, choices=["♥2@3", "♦5@3"])
+    assert exercise.choices is not None
+    exercise.choices.value = "♦5@3"
+    assert exercise.text.value == "♦5@3"
+    exercise.try_button.click()
+    assert "Not allowed" in exercise.feedback.value
+
+
+def test_a_seat_exercise_never_shows_another_hand(game: Game) -> None:
+    exercise = MoveExercise(game, seat=0)
+    try_text(exercise, "♥2@3")
+    for shown in (exercise.board.value, MoveExercise(game, seat=0).board.value):
+        assert 'title="♠1"' in shown
+        assert not any(f'title="{card}"' in shown for card in POSITION["hands"][1] + POSITION["hands"][2])
+
+
+def test_a_seat_that_is_not_to_move_is_refused(game: Game) -> None:
+    with pytest.raises(HatskitError, match="seat to move"):
+        MoveExercise(game, seat=1)

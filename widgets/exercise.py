@@ -1,0 +1,121 @@
+"""A "try a move" exercise for any hatskit game.
+
+    >>> exercise = MoveExercise(game, "Find an exchange onto position 3.", goal=onto_position(3))
+
+The reader types a move (or picks one from a list) and presses *Try*. A move
+that cannot be read or breaks the rules gets the engine's own sentence
+(``game.why_illegal``); a legal one is played on a copy, its events are
+narrated and the exercise's goal says whether it solves the puzzle and why.
+The starting game is never changed, so *Reset* (or the next try) starts over
+from the same position. Built for a seat, the exercise shows only what that
+seat may see, so hidden cards never reach the browser.
+"""
+
+from __future__ import annotations
+
+import html
+import importlib
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import ipywidgets as widgets
+
+from hatskit import Game, HatskitError
+
+Goal = Callable[[Game, Any], tuple[bool, str]]
+"""``goal(game_before, move) -> (met, explanation)``, asked only about legal moves."""
+
+PICK_PROMPT = "(pick a move)"
+
+
+class MoveExercise(widgets.VBox):
+    """A position, a move box with *Try* and *Reset*, and a feedback line."""
+
+    def __init__(
+        self,
+        game: Game,
+        prompt: str = "",
+        goal: Goal | None = None,
+        seat: int | None = None,
+        choices: Sequence[str] = (),
+    ) -> None:
+        if seat is not None and seat != game.to_move:
+            raise HatskitError(f"the exercise's seat {seat} must be the seat to move ({game.to_move})")
+        self.start = game.state_at(game.ply)
+        self.goal = goal
+        self.seat = seat
+        self.trial: Game | None = None
+        self.prompt = widgets.HTML(f"<b>{html.escape(prompt)}</b>" if prompt else "")
+        self.board = widgets.HTML(self._board_html(self.start))
+        self.text = widgets.Text(placeholder="your move", description="Move:", layout=widgets.Layout(width="16em"))
+        self.choices = self._choice_box(choices)
+        self.try_button = widgets.Button(description="Try", button_style="primary", tooltip="try this move")
+        self.reset_button = widgets.Button(description="Reset", tooltip="back to the starting position")
+        self.feedback = widgets.HTML("")
+        self.try_button.on_click(lambda _: self.try_move(self.text.value))
+        self.reset_button.on_click(lambda _: self.reset())
+        controls = [box for box in (self.choices, self.text, self.try_button, self.reset_button) if box is not None]
+        super().__init__([self.prompt, self.board, widgets.HBox(controls), self.feedback])
+
+    def try_move(self, notation: str) -> None:
+        """Judge ``notation`` from the starting position and show the verdict."""
+        trial = self.start.state_at(self.start.ply)
+        reason = trial.why_illegal(notation)
+        if reason is not None:
+            self._show(self.start, html.escape(f"✘ Not allowed: {reason}"), "#b00020")
+            return
+        move = trial.parse(notation)
+        events = trial.play(move)
+        self.trial = trial
+        narration = html.escape(f"✔ {move} is legal. " + " · ".join(_narrated(event) for event in events))
+        self._show(trial, narration + self._verdict(move), "#1b5e20")
+
+    def reset(self) -> None:
+        """Back to the starting position with an empty move box."""
+        self.trial = None
+        self.text.value = ""
+        if self.choices is not None:
+            self.choices.value = PICK_PROMPT
+        self._show(self.start, "", "inherit")
+
+    def _verdict(self, move: Any) -> str:
+        """The goal's judgement of a legal move as an HTML line ("" without a goal)."""
+        if self.goal is None:
+            return ""
+        met, why = self.goal(self.start.state_at(self.start.ply), move)
+        mark = "🎯 Goal met" if met else "➜ Not the answer yet"
+        return f"<br><b>{mark}:</b> {html.escape(why)}"
+
+    def _show(self, game: Game, message_html: str, colour: str) -> None:
+        """Show ``game``'s position and an (already escaped) feedback line."""
+        self.board.value = self._board_html(game)
+        line = f'<div style="color:{colour}" role="status">{message_html}</div>'
+        self.feedback.value = line if message_html else ""
+
+    def _board_html(self, game: Game) -> str:
+        """The whole position, or only what ``seat`` may see."""
+        if self.seat is None:
+            return game._repr_html_()
+        return seat_view_html(game, self.seat)
+
+    def _choice_box(self, choices: Sequence[str]) -> widgets.Dropdown | None:
+        if not choices:
+            return None
+        box = widgets.Dropdown(options=[PICK_PROMPT, *choices], value=PICK_PROMPT, description="Pick:")
+        box.observe(self._copy_choice, names="value")
+        return box
+
+    def _copy_choice(self, change: dict[str, Any]) -> None:
+        if change["new"] != PICK_PROMPT:
+            self.text.value = change["new"]
+
+
+def seat_view_html(game: Game, seat: int) -> str:
+    """``seat``'s view from the game's renderer module (``hatskit.render.<game>.table_html``)."""
+    module = importlib.import_module(f"hatskit.render.{game.game_id.replace('-', '_')}")
+    return module.table_html(game.state, seat)
+
+
+def _narrated(event: Any) -> str:
+    rule = getattr(event, "rule", None)
+    return f"{event} ({rule})" if rule and f"({rule})" not in str(event) else str(event)
