@@ -9,7 +9,7 @@ import pytest
 
 import hatskit
 from hatskit import Game, HatskitError, IllegalMoveError, InvalidMoveError
-from widgets.exercise import MoveExercise
+from widgets.exercise import MoveExercise, most_points_now
 
 # Ana (seat 0) to move; the table's position 3 holds ♥6, so only a heart can take it.
 POSITION = {
@@ -119,3 +119,18 @@ def test_a_seat_exercise_never_shows_another_hand(game: Game) -> None:
 def test_a_seat_that_is_not_to_move_is_refused(game: Game) -> None:
     with pytest.raises(HatskitError, match="seat to move"):
         MoveExercise(game, seat=1)
+
+
+def test_most_points_now_judges_against_the_best_move(game: Game) -> None:
+    # ✿3@6 collects ✿5 and leaves ✿ at position 6 (+6), and the first collected type brings the
+    # cookie (+5): 11, the most one card can earn. A black hat earns 1 + the cookie = 6.
+    assert most_points_now(game, game.parse("✿3@6")) == (True, "✿3@6 gains Ana +11 points now, as much as any move can")
+    met, why = most_points_now(game, game.parse("black ♦5"))
+    assert not met and "+6" in why and "+11" in why
+
+
+def test_front_ends_without_widgets_get_the_prompt_and_position(exercise: MoveExercise) -> None:
+    bundle = exercise._repr_mimebundle_()
+    assert "Find an exchange onto position 3." in bundle["text/html"]
+    assert exercise.board.value in bundle["text/html"]
+    assert "application/vnd.jupyter.widget-view+json" in bundle

@@ -1,6 +1,6 @@
 """A "try a move" exercise for any hatskit game.
 
-    >>> exercise = MoveExercise(game, "Find an exchange onto position 3.", goal=onto_position(3))
+    >>> exercise = MoveExercise(game, "Which move earns the most points now?", goal=most_points_now)
 
 The reader types a move (or picks one from a list) and presses *Try*. A move
 that cannot be read or breaks the rules gets the engine's own sentence
@@ -41,11 +41,12 @@ class MoveExercise(widgets.VBox):
     ) -> None:
         if seat is not None and seat != game.to_move:
             raise HatskitError(f"the exercise's seat {seat} must be the seat to move ({game.to_move})")
-        self.start = game.state_at(game.ply)
+        self.start = fresh_copy(game)
         self.goal = goal
         self.seat = seat
         self.trial: Game | None = None
-        self.prompt = widgets.HTML(f"<b>{html.escape(prompt)}</b>" if prompt else "")
+        self.prompt_text = prompt
+        self.prompt = widgets.HTML(f"<p><b>{html.escape(prompt)}</b></p>" if prompt else "")
         self.board = widgets.HTML(self._board_html(self.start))
         self.text = widgets.Text(placeholder="your move", description="Move:", layout=widgets.Layout(width="16em"))
         self.choices = self._choice_box(choices)
@@ -57,9 +58,22 @@ class MoveExercise(widgets.VBox):
         controls = [box for box in (self.choices, self.text, self.try_button, self.reset_button) if box is not None]
         super().__init__([self.prompt, self.board, widgets.HBox(controls), self.feedback])
 
+    def __repr__(self) -> str:
+        return f"<MoveExercise {self.start.game_id}: {self.prompt_text}>"
+
+    def _repr_mimebundle_(self, **kwargs: Any) -> dict[str, Any]:
+        """The live widget, plus the prompt and starting position as static HTML.
+
+        Front ends that cannot run widgets (GitHub, a notebook opened without a
+        kernel) show the static HTML instead, so the puzzle stays readable.
+        """
+        bundle = super()._repr_mimebundle_(**kwargs)
+        bundle["text/html"] = self.prompt.value + self._board_html(self.start)
+        return bundle
+
     def try_move(self, notation: str) -> None:
         """Judge ``notation`` from the starting position and show the verdict."""
-        trial = self.start.state_at(self.start.ply)
+        trial = fresh_copy(self.start)
         reason = trial.why_illegal(notation)
         if reason is not None:
             self._show(self.start, html.escape(f"✘ Not allowed: {reason}"), "#b00020")
@@ -82,7 +96,7 @@ class MoveExercise(widgets.VBox):
         """The goal's judgement of a legal move as an HTML line ("" without a goal)."""
         if self.goal is None:
             return ""
-        met, why = self.goal(self.start.state_at(self.start.ply), move)
+        met, why = self.goal(fresh_copy(self.start), move)
         mark = "🎯 Goal met" if met else "➜ Not the answer yet"
         return f"<br><b>{mark}:</b> {html.escape(why)}"
 
@@ -108,6 +122,36 @@ class MoveExercise(widgets.VBox):
     def _copy_choice(self, change: dict[str, Any]) -> None:
         if change["new"] != PICK_PROMPT:
             self.text.value = change["new"]
+
+
+def played_copy(game: Game, move: Any) -> Game:
+    """A separate game with ``move`` played on it; ``game`` itself is untouched."""
+    after = fresh_copy(game)
+    after.play(move)
+    return after
+
+
+def fresh_copy(game: Game) -> Game:
+    """A separate game at the same position, history included: playing on it changes nothing else."""
+    return game.state_at(game.ply)
+
+
+def most_points_now(game_before: Game, move: Any) -> tuple[bool, str]:
+    """Goal: the move gains the mover the most points on the score sheet right now.
+
+    Compares the mover's total after ``move`` with the best any legal move
+    reaches, so a reader learns by how much a weaker choice falls short.
+    """
+    seat = game_before.to_move
+    assert seat is not None, "the game is over"
+    start = game_before.score().totals[seat]
+    gains = {str(m): played_copy(game_before, m).score().totals[seat] - start for m in game_before.legal_moves()}
+    best = max(gains.values())
+    gain = gains[str(move)]
+    name = game_before.seat_names[seat]
+    if gain == best:
+        return True, f"{move} gains {name} {gain:+d} points now, as much as any move can"
+    return False, f"{move} gains {name} {gain:+d} points now, but some move gains {best:+d}: keep looking"
 
 
 def seat_view_html(game: Game, seat: int) -> str:
