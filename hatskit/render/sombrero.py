@@ -1,0 +1,96 @@
+"""Sombrero pictures: the 8x8 board as an HTML table with SVG pieces.
+
+A hatted piece wears a drawn sombrero (brim and crown) and a hatless piece is a
+bare disc, so the two differ in shape as well as colour. White's pieces are
+light discs, Black's dark ones; every square carries a title such as
+"e4: White, hatted" for screen readers and browser tests.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from hatskit.render.common import escape, style_tag
+from hatskit.sombrero import ENDGAME_ACTIONS, FILES, HATTED, OWNER, SEAT_NAMES, SombreroState, square_name
+
+STYLE = """
+.hk-sb-board { border-collapse: collapse; margin: 4px 0; }
+.hk-sb-board td { width: 2.6em; height: 2.6em; padding: 0; text-align: center; vertical-align: middle; }
+.hk-sb-light { background: #f0d9b5; } .hk-sb-dark { background: #b58863; }
+.hk-sb-label { color: #555; font-size: .85em; font-weight: 600; }
+.hk-sb-board td.hk-sb-hl { box-shadow: inset 0 0 0 4px #1f6fd1; }
+.hk-sb-board svg { width: 2.4em; height: 2.4em; display: block; margin: auto; }
+.hk-sb-status { margin: 2px 0; }
+"""
+_FILL = ("#fbf8ef", "#2b2b2b")
+_LINE = ("#222", "#000")
+_BAND = ("#c0152f", "#e0a100")
+
+
+def piece_svg(seat: int, hatted: bool) -> str:
+    """One piece: a disc for its body, plus a sombrero when it wears a hat."""
+    fill, line = _FILL[seat], _LINE[seat]
+    body = f'<circle cx="20" cy="27" r="10" fill="{fill}" stroke="{line}" stroke-width="2"/>'
+    hat = (
+        f'<ellipse cx="20" cy="17" rx="17" ry="4.5" fill="{fill}" stroke="{line}" stroke-width="2"/>'
+        f'<path d="M12 16 Q13 4 20 4 Q27 4 28 16 Z" fill="{fill}" stroke="{line}" stroke-width="2"/>'
+        f'<path d="M13 13 L27 13" stroke="{_BAND[seat]}" stroke-width="2.5"/>'
+        if hatted
+        else ""
+    )
+    return f'<svg viewBox="0 0 40 40" aria-hidden="true">{body}{hat}</svg>'
+
+
+def square_html(state: SombreroState, square: int, highlighted: bool) -> str:
+    """One board cell: its colour (a light square at h1), its piece and its title."""
+    file, rank = square % 8, square // 8
+    classes = ["hk-sb-light" if (file + rank) % 2 else "hk-sb-dark"] + (["hk-sb-hl"] if highlighted else [])
+    code = state.board[square]
+    seat = OWNER[code]
+    if seat is None:
+        label, picture = f"{square_name(square)}: empty", ""
+    else:
+        hatted = code in HATTED
+        label = f"{square_name(square)}: {SEAT_NAMES[seat]}, {'hatted' if hatted else 'hatless'}"
+        picture = piece_svg(seat, hatted)
+    name = square_name(square)
+    return (
+        f'<td class="{" ".join(classes)}" data-square="{name}" title="{escape(label)}" '
+        f'aria-label="{escape(label)}">{picture}</td>'
+    )
+
+
+def board_html(state: SombreroState, highlight: Iterable[str] | None = None, status: bool = True) -> str:
+    """The board seen from White's side (rank 8 on top) with file and rank labels.
+
+    ``highlight`` names squares to ring (say legal targets); by default the
+    squares whose pieces lost their hats in the last action are ringed.
+    """
+    ringed = set(highlight) if highlight is not None else {square_name(s) for s in state.last_captures}
+    rows = []
+    for rank in range(7, -1, -1):
+        cells = "".join(
+            square_html(state, rank * 8 + file, square_name(rank * 8 + file) in ringed) for file in range(8)
+        )
+        rows.append(f'<tr><td class="hk-sb-label">{rank + 1}</td>{cells}</tr>')
+    files = "".join(f'<td class="hk-sb-label">{letter}</td>' for letter in FILES)
+    rows.append(f"<tr><td></td>{files}</tr>")
+    table = f'<table class="hk-sb-board" aria-label="Sombrero board">{"".join(rows)}</table>'
+    line = f'<div class="hk-sb-status">{escape(status_text(state))}</div>' if status else ""
+    return f'{style_tag()}<style>{STYLE}</style><div class="hk">{table}{line}</div>'
+
+
+def status_text(state: SombreroState) -> str:
+    """Who acts now (or how the game ended), the hats each side has and the S5 count."""
+    hats = f"hats: White {state.hats(0)}, Black {state.hats(1)}"
+    outcome = state.outcome()
+    if outcome is not None:
+        return f"{outcome.reason} · {hats}"
+    seat = state.to_move
+    assert seat is not None, "a game without an outcome has a side to move"
+    actions = "2 actions" if state.actions_left == 2 else "1 action"
+    text = f"{SEAT_NAMES[seat]} to move, {actions} left · {hats}"
+    if state.endgame_counting():
+        white, black = state.endgame_actions
+        text += f" · S5 draw count: White {white}/{ENDGAME_ACTIONS}, Black {black}/{ENDGAME_ACTIONS}"
+    return text
