@@ -1,0 +1,83 @@
+"""Binder: binder/ pins what pyproject.toml allows, and an environment built from it serves the app.
+
+The slow test does what repo2docker and Binder do, without Docker: a fresh
+virtual environment, `pip install -r binder/requirements.txt` run from the
+repository root, then `jupyter server` (Voilà arrives as its server extension)
+and the URL the Binder badge opens.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+import re
+import subprocess
+import sys
+import tomllib
+import urllib.request
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import pytest
+from packaging.requirements import Requirement
+from packaging.utils import canonicalize_name
+
+if TYPE_CHECKING:
+    from tests.conftest import Server
+
+REPO = Path(__file__).resolve().parents[1]
+REQUIREMENTS = REPO / "binder" / "requirements.txt"
+INDEX_URL_PATH = "/voila/render/notebooks/index.ipynb"
+
+
+def binder_pins() -> dict[str, str]:
+    """The exact versions binder/requirements.txt pins, by canonical package name."""
+    pins = {}
+    for line in REQUIREMENTS.read_text().splitlines():
+        line = line.split("#", 1)[0].strip()
+        if line and not line.startswith("-"):
+            name, version = line.split("==")
+            pins[canonicalize_name(name)] = version
+    return pins
+
+
+def index_title() -> str:
+    """The text of the first heading in notebooks/index.ipynb."""
+    notebook = json.loads((REPO / "notebooks" / "index.ipynb").read_text())
+    for cell in notebook["cells"]:
+        if cell["cell_type"] == "markdown":
+            match = re.search(r"^#+\s+(.+)$", "".join(cell["source"]), re.MULTILINE)
+            if match:
+                return match.group(1).strip()
+    raise AssertionError("notebooks/index.ipynb has no markdown heading")
+
+
+def test_binder_pins_every_dependency_within_pyproject_ranges() -> None:
+    pins = binder_pins()
+    dependencies = tomllib.loads((REPO / "pyproject.toml").read_text())["project"]["dependencies"]
+    for dependency in map(Requirement, dependencies):
+        name = canonicalize_name(dependency.name)
+        assert name in pins, f"binder/requirements.txt does not pin {name}"
+        assert pins[name] in dependency.specifier, f"binder pins {name}=={pins[name]}, pyproject wants {dependency}"
+
+
+def test_binder_installs_the_repository_itself() -> None:
+    assert "-e ." in REQUIREMENTS.read_text().splitlines()
+
+
+@pytest.mark.slow
+def test_binder_environment_serves_the_index_page(
+    tmp_path: Path, start_server: Callable[[list[str], str], Server]
+) -> None:
+    venv = tmp_path / "binder-venv"
+    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
+    pip = [str(venv / "bin" / "pip"), "install", "--quiet", "-r", str(REQUIREMENTS)]
+    subprocess.run(pip, cwd=REPO, check=True, timeout=900)
+    server_command = [str(venv / "bin" / "jupyter"), "server", "--port={port}", "--ServerApp.ip=127.0.0.1"]
+    server_command += ["--no-browser", "--IdentityProvider.token="]
+    server = start_server(server_command, "/api")
+    with urllib.request.urlopen(server.url + INDEX_URL_PATH, timeout=300) as response:
+        assert response.status == 200
+        page = html.unescape(response.read().decode())
+    assert index_title() in page
