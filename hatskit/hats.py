@@ -26,6 +26,9 @@ Decisions of hatskit where neither the rulebooks nor RULINGS.md speak:
 - When a discard meets an empty deck, the discard pile is shuffled into a new
   deck *before* the discarded card joins it, so a player never draws back the
   card just thrown away (H4 refill order).
+- H4's "both empty" case cannot arise: hands hold 9 minus the actions made and
+  collections the actions made, so deck and discard pile together always hold
+  the 9 (three players) or 7 (two players) cards nobody was dealt.
 - Seat 0 starts. Mid-game score sheets leave the favorite hat out: the last
   hand cards are secret until the end.
 
@@ -347,8 +350,6 @@ class HatsState:
             return "a swap with a partner exists only in the four-player team game (H5)"
         if self.optional_used:
             return f"{SEAT_NAMES[seat]} has already used the optional action this turn (H4)"
-        if self.players != 4 and not self.deck and not self.discard:
-            return "the deck and the discard pile are both empty, so there is nothing to draw (H4)"
         return None
 
     # -- effects ------------------------------------------------------------

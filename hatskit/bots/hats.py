@@ -1,0 +1,157 @@
+"""The strong Hats bot: Monte Carlo over the cards it cannot see.
+
+The bot knows only its seat's view. For every decision it deals the unseen
+cards (other hands, other black hats, deck, discard pile) at random into many
+*worlds* consistent with that view, plays each candidate move in every world,
+finishes the game with quick random play and averages the final lead over the
+best opponent (team against team with four players). The same worlds serve
+every candidate, so the comparison between moves is fair. Candidates are
+narrowed in two rounds: a few worlds for all of them, then many more for the
+best ones.
+
+It does not take the optional discard or swap itself: a card not yet drawn
+cannot be judged well with a few hundred endings, and the main action is where
+the points are. It does answer a partner's swap (H5), choosing the card by
+the same simulation.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+from statistics import fmean
+from typing import Any
+
+from hatskit.bots import register_bot
+from hatskit.bots.base import Hint, margin
+from hatskit.core import Game, make_options
+from hatskit.hats import (
+    Back,
+    BlackHat,
+    Card,
+    Discard,
+    Exchange,
+    HatsMove,
+    HatsOptions,
+    HatsState,
+    PendingSwap,
+    Swap,
+    cards_of_game,
+    parse_card,
+)
+
+
+@dataclass(frozen=True)
+class Estimate:
+    """A candidate move and the lead it reached in each simulated ending."""
+
+    move: HatsMove
+    leads: tuple[int, ...]
+
+    @property
+    def mean(self) -> float:
+        return fmean(self.leads)
+
+
+class MonteCarloBot:
+    """Samples the hidden cards and plays each candidate out; see the module docstring."""
+
+    name = "strong"
+
+    def __init__(self, seed: int = 0, first_round: int = 8, finalists: int = 6, final_round: int = 48) -> None:
+        self.rng = random.Random(seed)
+        self.first_round = first_round
+        self.finalists = finalists
+        self.final_round = final_round
+
+    def choose(self, game: Game) -> HatsMove:
+        return self.hint(game).move
+
+    def hint(self, game: Game) -> Hint:
+        seat = game.to_move
+        assert seat is not None, "the game is over"
+        estimates = self.estimate(game.view(seat), game.legal_moves())
+        return Hint(estimates[0].move, _reason(estimates))
+
+    def estimate(self, view: dict[str, Any], legal: Sequence[HatsMove]) -> list[Estimate]:
+        """Candidates ranked best first, after both rounds of simulation."""
+        candidates = [m for m in legal if not isinstance(m, Discard | Swap)] or list(legal)
+        worlds = [deal_world(view, self.rng) for _ in range(self.first_round)]
+        ranked = self._rank(candidates, worlds, view["seat"])
+        finalists = [e.move for e in ranked[: self.finalists]]
+        worlds += [deal_world(view, self.rng) for _ in range(self.final_round - self.first_round)]
+        return self._rank(finalists, worlds, view["seat"]) + ranked[self.finalists :]
+
+    def _rank(self, moves: Sequence[HatsMove], worlds: Sequence[HatsState], seat: int) -> list[Estimate]:
+        estimates = [Estimate(m, tuple(self._play_out(w, m, seat) for w in worlds)) for m in moves]
+        return sorted(estimates, key=lambda e: e.mean, reverse=True)
+
+    def _play_out(self, world: HatsState, move: HatsMove, seat: int) -> int:
+        ending = world.copy()
+        ending.apply(move)
+        while ending.to_move is not None:
+            ending.apply(rollout_move(ending, self.rng))
+        return margin(ending.score(), seat)
+
+
+def rollout_move(state: HatsState, rng: random.Random) -> HatsMove:
+    """A quick random main action (or answer to a swap) for finishing a simulated game."""
+    seat = state.to_move
+    assert seat is not None
+    card = rng.choice(state.hands[seat])
+    if state.pending is not None:
+        return Back(card)
+    targets = [p for p in state.positions() if state._exchange_ok(card, p)]
+    if targets and rng.random() < 0.85:
+        return Exchange(card, rng.choice(targets))
+    return BlackHat(card)
+
+
+def deal_world(view: dict[str, Any], rng: random.Random) -> HatsState:
+    """A full state agreeing with ``view``: the unseen cards dealt at random."""
+    seat = view["seat"]
+    players = view["players"]
+    options = make_options(HatsOptions, view["options"], "hats")
+    hand = _cards(view["hand"])
+    own_black = _cards(view["my_black_hats"])
+    swap_card = [parse_card(view["swap_card"])] if "swap_card" in view else []
+    table = _cards(view["table"])
+    collections = [_cards(c) for c in view["collections"]]
+    seen = {*hand, *own_black, *swap_card, *table, *(card for c in collections for card in c)}
+    unseen = [card for card in cards_of_game(players, options) if card not in seen]
+    rng.shuffle(unseen)
+    hands = [hand if s == seat else _take(unseen, view["hand_sizes"][s]) for s in range(players)]
+    blacks = [own_black if s == seat else _take(unseen, view["black_hat_counts"][s]) for s in range(players)]
+    discard = _take(unseen, view["discard_size"])
+    state = HatsState(
+        players, options, table, hands, collections, blacks, list(view["played"]), unseen, discard,
+        random.Random(rng.random()), view["turn"], view["optional_used"], None, view["cookie"],
+    )  # fmt: skip
+    if view["swap_waiting"] is not None:
+        state.pending = PendingSwap(view["swap_waiting"], swap_card[0] if swap_card else unseen.pop())
+    return state
+
+
+def _cards(names: Sequence[str]) -> list[Card]:
+    return [parse_card(name) for name in names]
+
+
+def _take(pool: list[Card], count: int) -> list[Card]:
+    taken = pool[-count:] if count else []
+    del pool[len(pool) - count :]
+    return taken
+
+
+def _reason(ranked: Sequence[Estimate]) -> str:
+    best = ranked[0]
+    text = (
+        f"in {len(best.leads)} simulated endings (the cards you cannot see dealt at random) it finished "
+        f"on average {best.mean:+.1f} points against the best opponent"
+    )
+    if len(ranked) > 1:
+        text += f"; the next best, {ranked[1].move}, averaged {ranked[1].mean:+.1f}"
+    return text
+
+
+register_bot("hats", "strong", MonteCarloBot)

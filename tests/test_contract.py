@@ -1,0 +1,176 @@
+"""The contract every registered game keeps (DESIGN.md, "hatskit: the contract").
+
+A game joins this suite by being registered in ``hatskit.GAMES``. Seeded random
+games run to the end (or a ply cap) while each position is checked: every legal
+move is legal by ``why_illegal``, the position reloads to itself (loading
+validates that every card or piece is in exactly one place), totals equal the
+lines, views are JSON. Records, undo, ``state_at``, seeds and bad input are
+checked on the same games.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+from typing import Any
+
+import pytest
+
+import hatskit
+from hatskit import HatskitError, IllegalMoveError, InvalidMoveError, RecordError
+
+# Option sets worth covering per game; a game not listed runs with its defaults.
+VARIANTS: dict[str, list[dict[str, Any]]] = {
+    "hats": [{"players": 2}, {"players": 3}, {"players": 4}, {"players": 2, "removed": ["★", "♠"]}],
+    "sombrero": [{}, {"jump_captures": True}],
+}
+GAMES_PER_VARIANT = int(os.environ.get("HATSKIT_RANDOM_GAMES", "150"))
+PLY_CAP = 400
+
+
+def variants() -> list[Any]:
+    cases = []
+    for game_id in hatskit.GAMES:
+        for options in VARIANTS.get(game_id, [{}]):
+            label = game_id + "".join(f"-{k}={v}" for k, v in options.items())
+            cases.append(pytest.param(game_id, options, id=label))
+    return cases
+
+
+def seats_of(game: hatskit.Game) -> list[int | None]:
+    return [None, *range(len(game.seat_names))]
+
+
+def check_position(game: hatskit.Game) -> None:
+    """Everything that must hold in any position of any game."""
+    legal = game.legal_moves()
+    assert bool(legal) != game.is_over, "legal moves exist exactly while the game is not over"
+    for move in legal:
+        assert game.why_illegal(move) is None, f"{move} is listed as legal but why_illegal objects"
+        assert game.why_illegal(str(move)) is None, f"notation {move} does not parse back to a legal move"
+    position = game.position()
+    assert hatskit.load(position).position() == position, "the position does not reload to itself"
+    sheet = game.score()
+    for seat, total in enumerate(sheet.totals):
+        assert total == sum(line.points for line in sheet.lines if line.seat == seat)
+    for seat in seats_of(game):
+        json.dumps(game.view(seat))
+
+
+def random_game(game_id: str, options: dict[str, Any], seed: int, check: bool = True) -> hatskit.Game:
+    game = hatskit.new_game(game_id, seed=seed, **options)
+    rng = random.Random(seed)
+    while not game.is_over and game.ply < PLY_CAP:
+        if check:
+            check_position(game)
+        game.play(rng.choice(game.legal_moves()))
+    if check:
+        check_position(game)
+    return game
+
+
+@pytest.mark.parametrize(("game_id", "options"), variants())
+def test_random_games_keep_every_invariant(game_id: str, options: dict[str, Any]) -> None:
+    finished = 0
+    for seed in range(GAMES_PER_VARIANT):
+        game = random_game(game_id, options, seed)
+        if game.is_over:
+            finished += 1
+            assert game.outcome() is not None
+            assert game.outcome().reason
+    assert finished > 0, "no random game reached its end"
+
+
+@pytest.mark.parametrize(("game_id", "options"), variants())
+def test_record_replays_to_the_same_game(game_id: str, options: dict[str, Any]) -> None:
+    for seed in range(10):
+        game = random_game(game_id, options, seed, check=False)
+        text = json.dumps(game.record())
+        again = hatskit.load(text)
+        assert again.position() == game.position()
+        assert [str(m) for m in again.history] == [str(m) for m in game.history]
+
+
+@pytest.mark.parametrize(("game_id", "options"), variants())
+def test_same_seed_same_game(game_id: str, options: dict[str, Any]) -> None:
+    first = random_game(game_id, options, 42, check=False)
+    second = random_game(game_id, options, 42, check=False)
+    assert first.record() == second.record()
+    assert first.position() == second.position()
+
+
+@pytest.mark.parametrize(("game_id", "options"), variants())
+def test_undo_and_state_at_go_back_exactly(game_id: str, options: dict[str, Any]) -> None:
+    game = hatskit.new_game(game_id, seed=5, **options)
+    rng = random.Random(5)
+    seen = [game.position()]
+    for _ in range(30):
+        if game.is_over:
+            break
+        game.play(rng.choice(game.legal_moves()))
+        seen.append(game.position())
+    for ply, position in enumerate(seen):
+        assert game.state_at(ply).position() == position
+    replayed = [str(m) for m in game.history]
+    while game.ply:
+        game.undo()
+        assert game.position() == seen[game.ply]
+    with pytest.raises(HatskitError):
+        game.undo()
+    for text in replayed:  # redo is playing the same moves again
+        game.play(text)
+    assert game.position() == seen[-1]
+
+
+@pytest.mark.parametrize(("game_id", "options"), variants())
+def test_bad_notation_is_rejected_and_changes_nothing(game_id: str, options: dict[str, Any]) -> None:
+    game = hatskit.new_game(game_id, seed=3, **options)
+    before = game.position()
+    for garbage in ("", "   ", "xyzzy", "@@", "♥9@9", "e9-e10", "12345", "black", "-"):
+        with pytest.raises(InvalidMoveError) as caught:
+            game.play(garbage)
+        assert repr(garbage) in str(caught.value), "the message quotes the input"
+        assert isinstance(game.why_illegal(garbage), str)
+    assert game.position() == before and game.ply == 0
+
+
+@pytest.mark.parametrize(("game_id", "options"), variants())
+def test_illegal_moves_raise_the_reason_and_change_nothing(game_id: str, options: dict[str, Any]) -> None:
+    """Moves legal elsewhere in the game but not here are refused with why_illegal's sentence."""
+    game = random_game(game_id, options, 11, check=False)
+    elsewhere = {str(m) for ply in range(game.ply + 1) for m in game.state_at(ply).legal_moves()}
+    refused = 0
+    for ply in range(0, game.ply, 3):
+        earlier = game.state_at(ply)
+        before = earlier.position()
+        for text in sorted(elsewhere - {str(m) for m in earlier.legal_moves()})[:20]:
+            with pytest.raises(IllegalMoveError) as caught:
+                earlier.play(text)
+            assert caught.value.reason == earlier.why_illegal(text)
+            refused += 1
+        assert earlier.position() == before and earlier.ply == ply
+    assert refused > 0
+
+
+@pytest.mark.parametrize("game_id", list(hatskit.GAMES))
+def test_malformed_records_name_the_problem(game_id: str) -> None:
+    cases = {
+        "not json {": "JSON",
+        json.dumps([1, 2]): "object",
+        json.dumps({"game": "chess"}): "unknown game",
+        json.dumps({"game": game_id, "seed": "x", "moves": []}): "seed",
+        json.dumps({"game": game_id, "seed": 1, "moves": "e2-e4"}): "moves",
+        json.dumps({"game": game_id, "seed": 1, "moves": ["nonsense!"]}): "move 1",
+        json.dumps({"game": game_id, "seed": 1, "options": {"colour": "red"}, "moves": []}): "colour",
+    }
+    for text, expected in cases.items():
+        with pytest.raises(RecordError, match=expected):
+            hatskit.load(text)
+
+
+def test_unknown_game_and_options_are_refused() -> None:
+    with pytest.raises(RecordError, match="unknown game"):
+        hatskit.new_game("chess")
+    with pytest.raises(RecordError, match="unknown option"):
+        hatskit.new_game("hats", colour="red")
