@@ -17,7 +17,6 @@ import argparse
 import statistics
 import time
 from concurrent.futures import ProcessPoolExecutor
-from itertools import repeat
 
 import hatskit
 from hatskit.bots import make_bot
