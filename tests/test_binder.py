@@ -75,7 +75,7 @@ def test_binder_environment_serves_the_index_page(
     pip = [str(venv / "bin" / "pip"), "install", "--quiet", "-r", str(REQUIREMENTS)]
     subprocess.run(pip, cwd=REPO, check=True, timeout=900)
     server_command = [str(venv / "bin" / "jupyter"), "server", "--port={port}", "--ServerApp.ip=127.0.0.1"]
-    server_command += ["--no-browser", "--IdentityProvider.token="]
+    server_command += ["--no-browser", "--allow-root", "--IdentityProvider.token="]
     server = start_server(server_command, "/api")
     with urllib.request.urlopen(server.url + INDEX_URL_PATH, timeout=300) as response:
         assert response.status == 200
