@@ -97,7 +97,7 @@ class MoveExercise(widgets.VBox):
         if self.goal is None:
             return ""
         met, why = self.goal(fresh_copy(self.start), move)
-        mark = "🎯 Goal met" if met else "➜ Not the answer yet"
+        mark = "Goal met" if met else "Not the answer yet"
         return f"<br><b>{mark}:</b> {html.escape(why)}"
 
     def _show(self, game: Game, message_html: str, colour: str) -> None:
