@@ -68,7 +68,7 @@ def voila(start_server: Callable[[list[str], str], Server]) -> str:
 @pytest.fixture
 def page(browser: Browser) -> Iterator[Page]:
     """A fresh browser tab (its own context: no state shared between tests)."""
-    context = browser.new_context(viewport={"width": 1280, "height": 1000})
+    context = browser.new_context(viewport={"width": 1280, "height": 1600})
     tab = context.new_page()
     tab.set_default_timeout(WIDGET_TIMEOUT_MS)
     yield tab

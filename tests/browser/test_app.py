@@ -1,0 +1,178 @@
+"""The app in a browser: Voilà serves notebooks/ and Chromium plays Hats by clicks.
+
+The Hats notebook's interactive table (part 5) is rebuilt here from the same
+seed and seats, with bots that answer at once (the bots are seeded, so they
+play the same moves as in the browser). That replica knows every hidden card
+and what the page should say after each click.
+"""
+
+from __future__ import annotations
+
+import ast
+import json
+import re
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import hatskit
+from hatskit.hats import KIND_NAMES, Exchange, cards_of_game
+from widgets import HatsTable
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Locator, Page
+
+REPO = Path(__file__).resolve().parents[2]
+SCREENSHOT = REPO / "docs" / "hats-table.png"
+GAMES = ("Hats", "Hats Off!", "Madder than a Hatter", "Sombrero")
+CELL_ERROR = "There was an error when executing cell"  # what Voilà shows, tracebacks hidden, for a failing cell
+TABLE_CALL = re.compile(
+    r'HatsTable\(hatskit\.new_game\("hats", players=(?P<players>\d), seed=(?P<seed>\d+)\), seats=(?P<seats>\([^)]*\))\)'
+)
+
+
+def notebook_table() -> HatsTable:
+    """The Hats notebook's interactive table, rebuilt with bots that answer at once."""
+    notebook = json.loads((REPO / "notebooks" / "hats.ipynb").read_text())
+    source = "\n".join("".join(cell["source"]) for cell in notebook["cells"] if cell["cell_type"] == "code")
+    match = TABLE_CALL.search(source)
+    assert match, "notebooks/hats.ipynb no longer builds its table as HatsTable(hatskit.new_game(...), seats=...)"
+    game = hatskit.new_game("hats", players=int(match["players"]), seed=int(match["seed"]))
+    return HatsTable(game, seats=ast.literal_eval(match["seats"]), bot_delay=0)
+
+
+def open_notebook(page: Page, voila: str, name: str) -> None:
+    """Load a notebook as a Voilà page and check that every cell ran."""
+    page.goto(f"{voila}/voila/render/{name}")  # returns once Voilà has run every cell
+    assert CELL_ERROR not in page.content()
+
+
+def open_hats_table(page: Page, voila: str) -> Locator:
+    """The Hats notebook's interactive table, the first on the page, once its widgets show."""
+    open_notebook(page, voila, "hats.ipynb")
+    table = page.locator(".hk-table").first
+    table.wait_for()
+    return table
+
+
+def hidden_cards(replica: HatsTable) -> set[str]:
+    """Every card of the game that the reader's seat may not see now, by symbol and by name."""
+    view = replica.game.view(0)
+    seen = {*view["hand"], *view["table"], *view["my_black_hats"], *(view["favorites"] or [])}
+    seen.update(card for collection in view["collections"] for card in collection)
+    hidden = {str(card) for card in cards_of_game(view["players"], replica.game.state.options)} - seen
+    return hidden | {KIND_NAMES[card[0]] + card[1:] for card in hidden}
+
+
+def assert_hides(table: Locator, replica: HatsTable) -> None:
+    """No hidden card is anywhere in the table's HTML, hidden elements and tooltips included."""
+    markup = table.evaluate("element => element.outerHTML")
+    assert all(card in markup for card in replica.game.view(0)["hand"]), "the search misses the cards shown"
+    leaked = sorted(card for card in hidden_cards(replica) if card in markup)
+    assert not leaked, f"hidden cards reached the browser: {leaked}"
+
+
+def totals_shown(table: Locator) -> list[str]:
+    """The score panel's total rows as text, one per seat."""
+    return [" ".join(row.split()) for row in table.locator(".hk-scorepanel tr.hk-total").all_inner_texts()]
+
+
+def totals_of(replica: HatsTable) -> list[str]:
+    """The total rows the score panel should show for the replica's game."""
+    totals = replica.game.score().totals
+    return [f"{name} total {points}" for name, points in zip(replica.game.seat_names, totals, strict=False)]
+
+
+def hand_card(table: Locator, card: str) -> Locator:
+    return table.locator(f'button[title="{card} in your hand"]')
+
+
+def position(table: Locator, number: int) -> Locator:
+    return table.locator(f'button[title^="position {number}:"]')
+
+
+def lit_positions(table: Locator) -> set[int]:
+    """The table positions highlighted as legal targets."""
+    titles = table.locator("button.hk-legal").evaluate_all("buttons => buttons.map(button => button.title)")
+    return {int(re.match(r"position (\d+):", title)[1]) for title in titles}
+
+
+def table_state(table: Locator) -> dict[str, list[str]]:
+    """What the table shows apart from the message line: cards with their tooltips, seats, status and score."""
+    buttons = table.locator("button").evaluate_all("buttons => buttons.map(b => `${b.textContent}|${b.title}`)")
+    lines = [".hk-status", ".hk-seat", ".hk-info", ".hk-scorepanel"]
+    return {"buttons": buttons} | {line: table.locator(line).all_inner_texts() for line in lines}
+
+
+def test_index_names_every_game_and_links_to_hats(page: Page, voila: str) -> None:
+    open_notebook(page, voila, "index.ipynb")
+    text = page.locator("body").inner_text()
+    assert [game for game in GAMES if game not in text] == []
+    hrefs = page.eval_on_selector_all("a[href]", "links => links.map(link => link.getAttribute('href'))")
+    hats_links = [href for href in hrefs if href.split("?")[0].split("/")[-1] == "hats.ipynb"]
+    assert hats_links, f"no link to hats.ipynb among {hrefs}"
+    page.locator(f'a[href="{hats_links[0]}"]').first.click()
+    page.wait_for_url(re.compile(r"/voila/render/hats\.ipynb"))
+    page.locator(".hk-table").first.wait_for()
+
+
+def play_first_exchange(table: Locator, replica: HatsTable) -> list[str]:
+    """Click the reader's first legal exchange, wait for the bots' replies; return the expected narration."""
+    move = next(move for move in replica.reader_moves() if isinstance(move, Exchange))
+    hand_card(table, str(move.card)).click()
+    position(table, move.position).click()
+    assert replica.try_move(str(move))
+    narration = [str(event) for events in replica.game.events for event in events]
+    table.locator(".hk-message").filter(has_text=narration[-1]).wait_for()
+    return narration
+
+
+def test_hats_selecting_a_card_lights_its_legal_positions(page: Page, voila: str) -> None:
+    replica = notebook_table()
+    table = open_hats_table(page, voila)
+    for card in replica.game.view(0)["hand"][:3]:
+        hand_card(table, card).click()
+        expected = {m.position for m in replica.reader_moves() if isinstance(m, Exchange) and str(m.card) == card}
+        table.locator(f'button.hk-selected[title="{card} in your hand"]').wait_for()
+        assert lit_positions(table) == expected
+
+
+def test_hats_exchange_by_clicks_narrates_and_scores(page: Page, voila: str) -> None:
+    replica = notebook_table()
+    table = open_hats_table(page, voila)
+    before = totals_shown(table)
+    assert before == totals_of(replica)
+    narration = play_first_exchange(table, replica)
+    assert narration[0].startswith("Ana exchanged")
+    assert table.locator(".hk-message").inner_text().splitlines() == narration
+    assert totals_shown(table) == totals_of(replica) != before
+    card = replica.game.view(0)["hand"][0]
+    hand_card(table, card).click()
+    table.locator("button.hk-legal").first.wait_for()
+    SCREENSHOT.parent.mkdir(exist_ok=True)
+    table.screenshot(path=str(SCREENSHOT), animations="disabled")
+
+
+def test_hats_illegal_exchange_says_why_and_changes_nothing(page: Page, voila: str) -> None:
+    replica = notebook_table()
+    table = open_hats_table(page, voila)
+    card, number, reason = next(
+        (card, number, reason)
+        for card in replica.game.view(0)["hand"]
+        for number in range(1, len(replica.position_buttons) + 1)
+        if (reason := replica.game.why_illegal(f"{card}@{number}")) is not None
+    )
+    before = table_state(table)
+    hand_card(table, card).click()
+    position(table, number).click()
+    message = table.locator(".hk-message.hk-error")
+    message.filter(has_text=reason).wait_for()
+    assert message.inner_text() == reason
+    assert table_state(table) == before
+
+
+def test_hats_hidden_cards_never_reach_the_page(page: Page, voila: str) -> None:
+    replica = notebook_table()
+    table = open_hats_table(page, voila)
+    assert_hides(table, replica)
+    play_first_exchange(table, replica)
+    assert_hides(table, replica)
