@@ -100,7 +100,7 @@ def distance(a: int, b: int) -> int:
     return max(abs(a % 8 - b % 8), abs(a // 8 - b // 8))
 
 
-_DIRECTIONS = ((1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0), (-1, -1), (0, -1), (1, -1))
+DIRECTIONS = ((1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0), (-1, -1), (0, -1), (1, -1))
 
 
 def _ray(square: int, step: tuple[int, int]) -> tuple[int, ...]:
@@ -115,10 +115,10 @@ def _ray(square: int, step: tuple[int, int]) -> tuple[int, ...]:
 # Precomputed once: the neighbours of each square, and the straight lines leaving it
 # that are long enough to hold a run and its closer (at least two squares).
 NEIGHBOURS: tuple[tuple[int, ...], ...] = tuple(
-    tuple(ray[0] for step in _DIRECTIONS if (ray := _ray(square, step))) for square in range(64)
+    tuple(ray[0] for step in DIRECTIONS if (ray := _ray(square, step))) for square in range(64)
 )
 RAYS: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
-    tuple(ray for step in _DIRECTIONS if len(ray := _ray(square, step)) >= 2) for square in range(64)
+    tuple(ray for step in DIRECTIONS if len(ray := _ray(square, step)) >= 2) for square in range(64)
 )
 
 

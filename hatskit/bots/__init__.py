@@ -36,7 +36,7 @@ def make_bot(game_id: str, kind: str, seed: int = 0) -> Bot:
 
 
 def _load_game_bots() -> None:
-    from hatskit.bots import hats  # noqa: F401  (each module registers its bots on import)
+    from hatskit.bots import hats, sombrero  # noqa: F401  (each module registers its bots on import)
 
 
 __all__ = ["BOT_KINDS", "Bot", "GreedyBot", "Hint", "RandomBot", "make_bot", "register_bot"]
