@@ -276,8 +276,9 @@ class SombreroGreedy(TurnBot):
     """Best one-turn gain: hats taken this turn minus the hats left exposed.
 
     *Exposed* means the most hats the opponent could take with a single action
-    right after the turn. A turn that wins (S4) beats everything. Equal gains
-    are broken at random. Turns reaching the same board are weighed once.
+    right after the turn. A turn that wins (S4) beats everything, the shortest
+    first. Equal gains are broken at random. Turns of the same length that
+    reach the same board are weighed once.
     """
 
     name = "greedy"
@@ -287,13 +288,14 @@ class SombreroGreedy(TurnBot):
         assert seat is not None
         board, best, seen = list(state.board), None, set()
         for actions, taken in turns(board, seat, state.actions_left, jump_captures):
-            key = tuple(board)
+            key = tuple(board), len(actions)
             if key in seen:
                 continue
             seen.add(key)
             won = board.count(HATTED[1 - seat]) <= 1
             exposed = 0 if won else reach(board, bitboards(board), 1 - seat, jump_captures).one_action
-            score = (1 if won else 0, taken - exposed, self.rng.random())
+            urgency = 3 - len(actions) if won else 0  # any win first, and the sooner the better
+            score = (urgency, taken - exposed, self.rng.random())
             if best is None or score > best[0]:
                 best = score, actions, taken, exposed
         assert best is not None, "the engine never leaves a side to move without an action"
