@@ -547,10 +547,14 @@ def cookie_holder(
     winners = [seat for seat in leaders if keys[seat] == lowest]
     names = " and ".join(SEAT_NAMES[s] for s in leaders)
     if len(winners) == 1:
-        return winners[0], f"{names} tie on {best} types; the lowest collected values decide"
+        return winners[0], f"{names} tie on {_types(best)}; the lowest collected values decide"
     if current in winners:
         return current, f"{names} tie completely; the holder keeps it"
     return None, f"{names} tie completely and none of them held it"
+
+
+def _types(count: int) -> str:
+    return f"{count} type" if count == 1 else f"{count} types"
 
 
 def _outcome_from_keys(keys: Mapping[tuple[int, ...], tuple[int, int, int]], names: Sequence[str]) -> Outcome:
