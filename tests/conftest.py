@@ -14,6 +14,7 @@ import pytest
 
 REPO = Path(__file__).resolve().parents[1]
 STARTUP_SECONDS = 90
+VOILA_CELL_ERROR = "There was an error when executing cell"  # shown, tracebacks hidden, for a failed cell
 
 
 @dataclass(frozen=True)
@@ -79,3 +80,13 @@ def start_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Callable[
     yield start
     for process in started:
         stop(process)
+
+
+@pytest.fixture(scope="session")
+def assert_cells_ran() -> Callable[[str], None]:
+    """A check that a page Voilà rendered ran every cell: with tracebacks hidden, a failed cell leaves a sentence."""
+
+    def check(page_html: str) -> None:
+        assert VOILA_CELL_ERROR not in page_html, "a notebook cell failed while Voilà rendered the page"
+
+    return check

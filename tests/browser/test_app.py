@@ -11,8 +11,11 @@ from __future__ import annotations
 import ast
 import json
 import re
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
+
+import pytest
 
 import hatskit
 from hatskit.hats import KIND_NAMES, Exchange, cards_of_game
@@ -24,7 +27,6 @@ if TYPE_CHECKING:
 REPO = Path(__file__).resolve().parents[2]
 SCREENSHOT = REPO / "docs" / "hats-table.png"
 GAMES = ("Hats", "Hats Off!", "Madder than a Hatter", "Sombrero")
-CELL_ERROR = "There was an error when executing cell"  # what Voilà shows, tracebacks hidden, for a failing cell
 TABLE_CALL = re.compile(
     r'HatsTable\(hatskit\.new_game\("hats", players=(?P<players>\d), seed=(?P<seed>\d+)\), seats=(?P<seats>\([^)]*\))\)'
 )
@@ -40,15 +42,21 @@ def notebook_table() -> HatsTable:
     return HatsTable(game, seats=ast.literal_eval(match["seats"]), bot_delay=0)
 
 
-def open_notebook(page: Page, voila: str, name: str) -> None:
-    """Load a notebook as a Voilà page and check that every cell ran."""
-    page.goto(f"{voila}/voila/render/{name}")  # returns once Voilà has run every cell
-    assert CELL_ERROR not in page.content()
+@pytest.fixture
+def open_notebook(page: Page, voila: str, assert_cells_ran: Callable[[str], None]) -> Callable[[str], None]:
+    """A function that loads a notebook as a Voilà page and checks that every cell ran."""
+
+    def load(name: str) -> None:
+        page.goto(f"{voila}/voila/render/{name}")  # returns once Voilà has run every cell
+        assert_cells_ran(page.content())
+
+    return load
 
 
-def open_hats_table(page: Page, voila: str) -> Locator:
+@pytest.fixture
+def hats_table(page: Page, open_notebook: Callable[[str], None]) -> Locator:
     """The Hats notebook's interactive table, the first on the page, once its widgets show."""
-    open_notebook(page, voila, "hats.ipynb")
+    open_notebook("hats.ipynb")
     table = page.locator(".hk-table").first
     table.wait_for()
     return table
@@ -103,8 +111,8 @@ def table_state(table: Locator) -> dict[str, list[str]]:
     return {"buttons": buttons} | {line: table.locator(line).all_inner_texts() for line in lines}
 
 
-def test_index_names_every_game_and_links_to_hats(page: Page, voila: str) -> None:
-    open_notebook(page, voila, "index.ipynb")
+def test_index_names_every_game_and_links_to_hats(page: Page, open_notebook: Callable[[str], None]) -> None:
+    open_notebook("index.ipynb")
     text = page.locator("body").inner_text()
     assert [game for game in GAMES if game not in text] == []
     hrefs = page.eval_on_selector_all("a[href]", "links => links.map(link => link.getAttribute('href'))")
@@ -126,9 +134,8 @@ def play_first_exchange(table: Locator, replica: HatsTable) -> list[str]:
     return narration
 
 
-def test_hats_selecting_a_card_lights_its_legal_positions(page: Page, voila: str) -> None:
-    replica = notebook_table()
-    table = open_hats_table(page, voila)
+def test_hats_selecting_a_card_lights_its_legal_positions(hats_table: Locator) -> None:
+    replica, table = notebook_table(), hats_table
     for card in replica.game.view(0)["hand"][:3]:
         hand_card(table, card).click()
         expected = {m.position for m in replica.reader_moves() if isinstance(m, Exchange) and str(m.card) == card}
@@ -136,9 +143,8 @@ def test_hats_selecting_a_card_lights_its_legal_positions(page: Page, voila: str
         assert lit_positions(table) == expected
 
 
-def test_hats_exchange_by_clicks_narrates_and_scores(page: Page, voila: str) -> None:
-    replica = notebook_table()
-    table = open_hats_table(page, voila)
+def test_hats_exchange_by_clicks_narrates_and_scores(hats_table: Locator) -> None:
+    replica, table = notebook_table(), hats_table
     before = totals_shown(table)
     assert before == totals_of(replica)
     narration = play_first_exchange(table, replica)
@@ -152,9 +158,8 @@ def test_hats_exchange_by_clicks_narrates_and_scores(page: Page, voila: str) -> 
     table.screenshot(path=str(SCREENSHOT), animations="disabled")
 
 
-def test_hats_illegal_exchange_says_why_and_changes_nothing(page: Page, voila: str) -> None:
-    replica = notebook_table()
-    table = open_hats_table(page, voila)
+def test_hats_illegal_exchange_says_why_and_changes_nothing(hats_table: Locator) -> None:
+    replica, table = notebook_table(), hats_table
     card, number, reason = next(
         (card, number, reason)
         for card in replica.game.view(0)["hand"]
@@ -170,9 +175,8 @@ def test_hats_illegal_exchange_says_why_and_changes_nothing(page: Page, voila: s
     assert table_state(table) == before
 
 
-def test_hats_hidden_cards_never_reach_the_page(page: Page, voila: str) -> None:
-    replica = notebook_table()
-    table = open_hats_table(page, voila)
+def test_hats_hidden_cards_never_reach_the_page(hats_table: Locator) -> None:
+    replica, table = notebook_table(), hats_table
     assert_hides(table, replica)
     play_first_exchange(table, replica)
     assert_hides(table, replica)
