@@ -5,14 +5,14 @@ whole turn, play its first action and remember the second: the next call plays
 it if the position is the one they planned for (else they plan afresh). Both
 work on the engine's fast core (:func:`hatskit.sombrero.perform` and
 :func:`~hatskit.sombrero.take_back` on a plain board list), never on copies of
-the state.
+the state; the strong bot adds bitboards to find capture squares quickly.
 
-The evaluation both bots read, from the side about to act:
+The strong bot's evaluation, from the side about to act, whose terms a hint shows:
 
 - **hats**: its hatted pieces minus the opponent's (S4 counts hats);
-- **threat**: the most hats it could take with a single step (or, with
-  ``jump_captures``, a single hat jump) right now (S3);
-- **danger**: the same for the opponent;
+- **threat**: the most hats it could take in its coming turn by reaching a
+  capture square with one action or two steps (S3);
+- **danger**: the same for the opponent, who acts after it;
 - **mobility**: its possible steps minus the opponent's.
 """
 
@@ -203,7 +203,10 @@ class Plan:
     reason: str
 
 
-def _position_key(state: SombreroState) -> tuple[tuple[int, ...], int | None, int]:
+PositionKey = tuple[tuple[int, ...], int | None, int]
+
+
+def _position_key(state: SombreroState) -> PositionKey:
     return tuple(state.board), state.turn, state.actions_left
 
 
@@ -223,7 +226,7 @@ class TurnBot:
 
     def __init__(self, seed: int = 0) -> None:
         self.rng = random.Random(seed)
-        self._pending: tuple[tuple[tuple[int, ...], int | None, int], Hint] | None = None
+        self._pending: tuple[PositionKey, Hint] | None = None
 
     def choose(self, game: Game) -> SombreroMove:
         return self.hint(game).move
@@ -318,6 +321,20 @@ _TURN_KEYS = [[_ZOBRIST_RNG.getrandbits(64) for _ in range(3)] for _ in range(2)
 _COUNT_KEYS = [[_ZOBRIST_RNG.getrandbits(64) for _ in range(ENDGAME_ACTIONS + 1)] for _ in range(2)]
 
 
+# What taking an action back needs: the hats it took, the hash and bitboards before it, and whether S5 counted it.
+_Played = tuple[list[int], int, list[int], bool]
+
+
+def _good_enough(stored: tuple[int, int, int, Action | None] | None, depth: int, alpha: int, beta: int) -> int | None:
+    """A remembered value that settles this node for the window (alpha, beta), if there is one."""
+    if stored is None or stored[0] < depth:
+        return None
+    value, flag = stored[1], stored[2]
+    if flag == _EXACT or (flag == _LOWER and value >= beta) or (flag == _UPPER and value <= alpha):
+        return value
+    return None
+
+
 class _OutOfTime(Exception):
     """Raised inside the search when the time budget is spent."""
 
@@ -362,9 +379,9 @@ class TurnSearch:
 
     def _counting(self) -> bool:
         """Whether actions count towards the S5 draw now."""
-        return self.bits[HATTED[0]].bit_count() == 2 == self.bits[HATTED[1]].bit_count()
+        return self.hats(0) == 2 == self.hats(1)
 
-    def _play(self, action: Action, seat: int) -> tuple[list[int], int, list[int], bool]:
+    def _play(self, action: Action, seat: int) -> _Played:
         """Carry out ``action``, keeping the hash, bitboards and S5 counters in step."""
         board, origin, target = self.board, action[0], action[1]
         changed = [(origin, board[origin]), (target, board[target])]
@@ -382,7 +399,7 @@ class TurnSearch:
         self.endgame[seat] += counted
         return played
 
-    def _take_back(self, action: Action, seat: int, played: tuple[list[int], int, list[int], bool]) -> None:
+    def _take_back(self, action: Action, seat: int, played: _Played) -> None:
         taken, self.hash, self.bits, counted = played
         take_back(self.board, action, taken)
         self.endgame[seat] -= counted
@@ -439,11 +456,9 @@ class TurnSearch:
         if depth <= 0:
             return self.leaf(key, seat)
         stored = self.table.get(key)
-        if stored is not None and stored[0] >= depth:
-            if stored[2] == _EXACT or (stored[2] == _LOWER and stored[1] >= beta):
-                return stored[1]
-            if stored[2] == _UPPER and stored[1] <= alpha:
-                return stored[1]
+        known = _good_enough(stored, depth, alpha, beta)
+        if known is not None:
+            return known
         actions = self.ordered(seat, actions_of(self.board, seat), stored[3] if stored else None)
         if not actions:
             return self.stuck(depth, alpha, beta, seat, left, ply)
@@ -490,6 +505,27 @@ class TurnSearch:
                 self.partial = best_action, best
         return best_action, best
 
+    def deepen(
+        self, seat: int, left: int, order: list[Action], best: tuple[Action, int, int], max_turns: int
+    ) -> tuple[Action, int, int]:
+        """One whole turn deeper each time, until a win is proven, time runs out or ``max_turns`` is reached.
+
+        A search cut short keeps its best fully searched first action: the
+        previous best is searched first, so that one is at least as sound.
+        """
+        for depth in range(left + 2, left + 2 * max_turns, 2):
+            if abs(best[1]) >= WIN - 2 * max_turns:
+                break
+            order = [best[0]] + [other for other in order if other != best[0]]
+            self.partial = None
+            try:
+                best = (*self.root(seat, left, depth, order), depth)
+            except _OutOfTime:
+                if self.partial is not None:
+                    best = (*self.partial, depth)
+                break
+        return best
+
     def planned_turn(self, seat: int, left: int, first: Action) -> tuple[Action, ...]:
         """The first action and, from the table, the second the search prefers after it."""
         if left == 1:
@@ -504,7 +540,7 @@ def search_turn(state: SombreroState, budget: float, rng: random.Random, max_tur
     """Iterative deepening over whole turns until ``budget`` seconds are spent.
 
     The first depth (the rest of this turn alone) always finishes, so a move is
-    always found; a deeper search cut short keeps its best fully searched move.
+    always found; equal first actions are tried in an order shuffled by ``rng``.
     """
     seat, left = state.turn, state.actions_left
     assert seat is not None, "the game is over"
@@ -512,20 +548,9 @@ def search_turn(state: SombreroState, budget: float, rng: random.Random, max_tur
     order = actions_of(engine.board, seat)
     rng.shuffle(order)
     order = engine.ordered(seat, order)
-    action, value = engine.root(seat, left, left, order)
-    best, engine.deadline = (action, value, left), time.perf_counter() + budget
-    for depth in range(left + 2, left + 2 * max_turns, 2):
-        if abs(best[1]) >= WIN - 2 * max_turns:
-            break
-        order = [best[0]] + [other for other in order if other != best[0]]
-        engine.partial = None
-        try:
-            best = (*engine.root(seat, left, depth, order), depth)
-        except _OutOfTime:
-            if engine.partial is not None:
-                best = (*engine.partial, depth)
-            break
-    action, value, depth = best
+    best = (*engine.root(seat, left, left, order), left)
+    engine.deadline = time.perf_counter() + budget
+    action, value, depth = engine.deepen(seat, left, order, best, max_turns)
     return SearchResult(engine.planned_turn(seat, left, action), value, depth, engine.nodes)
 
 
@@ -533,7 +558,6 @@ def explain_turn(state: SombreroState, result: SearchResult) -> str:
     """The chosen turn in words: what it takes, threatens and prevents, and how it was found."""
     seat, jump_captures = state.turn, state.options.jump_captures
     assert seat is not None
-    opponent = SEAT_NAMES[1 - seat]
     board = list(state.board)
     danger_before = reach(board, bitboards(board), 1 - seat, jump_captures)
     taken = [square for action in result.actions for square in perform(board, action, jump_captures)]
@@ -541,25 +565,33 @@ def explain_turn(state: SombreroState, result: SearchResult) -> str:
     if taken:
         parts.append(f"takes the hat{'s' if len(taken) > 1 else ''} of {', '.join(map(square_name, taken))} (S3)")
     if board.count(HATTED[1 - seat]) <= 1:
-        return f"{'; '.join(parts)}; this wins: {opponent} is left with one hatted piece or none (S4)"
+        return f"{'; '.join(parts)}; this wins: {SEAT_NAMES[1 - seat]} is left with one hatted piece or none (S4)"
     bits = bitboards(board)
-    mine, theirs = reach(board, bits, seat, jump_captures), reach(board, bits, 1 - seat, jump_captures)
-    if mine.two_actions_square is not None:
-        parts.append(
-            f"threatens {_hats(mine.two_actions)} next turn by reaching {square_name(mine.two_actions_square)}"
-        )
-    if danger_before.two_actions_square is not None and theirs.two_actions < danger_before.two_actions:
-        where = square_name(danger_before.two_actions_square)
-        parts.append(f"stops {opponent} taking {_hats(danger_before.two_actions)} from {where}")
-    elif theirs.two_actions_square is not None:
-        where = square_name(theirs.two_actions_square)
-        parts.append(f"still leaves {opponent} a chance at {_hats(theirs.two_actions)} from {where}")
+    parts += _threat_notes(board, bits, seat, danger_before, jump_captures)
     turns_deep = (result.depth - state.actions_left) // 2 + 1
     terms = evaluate(board, bits, seat, jump_captures).explain()
     return (
         f"{'; '.join(parts)}. Searched {turns_deep} turn(s) deep ({result.nodes} positions), "
         f"value {result.value:+d}; after this turn: {terms}"
     )
+
+
+def _threat_notes(board: list[int], bits: list[int], seat: int, danger_before: Reach, jump_captures: bool) -> list[str]:
+    """What the turn threatens next, and the opponent's threat it stops or leaves."""
+    opponent = SEAT_NAMES[1 - seat]
+    mine, theirs = reach(board, bits, seat, jump_captures), reach(board, bits, 1 - seat, jump_captures)
+    notes = []
+    if mine.two_actions_square is not None:
+        notes.append(
+            f"threatens {_hats(mine.two_actions)} next turn by reaching {square_name(mine.two_actions_square)}"
+        )
+    if danger_before.two_actions_square is not None and theirs.two_actions < danger_before.two_actions:
+        where = square_name(danger_before.two_actions_square)
+        notes.append(f"stops {opponent}'s threat of {_hats(danger_before.two_actions)} by reaching {where}")
+    elif theirs.two_actions_square is not None:
+        where = square_name(theirs.two_actions_square)
+        notes.append(f"still leaves {opponent} a chance at {_hats(theirs.two_actions)} by reaching {where}")
+    return notes
 
 
 def _hats(count: int) -> str:
