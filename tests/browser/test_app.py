@@ -32,7 +32,8 @@ TABLE_CALL = re.compile(
 )
 
 
-def notebook_table() -> HatsTable:
+@pytest.fixture
+def replica() -> HatsTable:
     """The Hats notebook's interactive table, rebuilt with bots that answer at once."""
     notebook = json.loads((REPO / "notebooks" / "hats.ipynb").read_text())
     source = "\n".join("".join(cell["source"]) for cell in notebook["cells"] if cell["cell_type"] == "code")
@@ -134,8 +135,9 @@ def play_first_exchange(table: Locator, replica: HatsTable) -> list[str]:
     return narration
 
 
-def test_hats_selecting_a_card_lights_its_legal_positions(hats_table: Locator) -> None:
-    replica, table = notebook_table(), hats_table
+def test_hats_selecting_a_card_lights_its_legal_positions(hats_table: Locator, replica: HatsTable) -> None:
+    table = hats_table
+    assert {"black hat", "discard", "hint", "undo"} <= set(table.locator("button").all_inner_texts())
     for card in replica.game.view(0)["hand"][:3]:
         hand_card(table, card).click()
         expected = {m.position for m in replica.reader_moves() if isinstance(m, Exchange) and str(m.card) == card}
@@ -143,23 +145,25 @@ def test_hats_selecting_a_card_lights_its_legal_positions(hats_table: Locator) -
         assert lit_positions(table) == expected
 
 
-def test_hats_exchange_by_clicks_narrates_and_scores(hats_table: Locator) -> None:
-    replica, table = notebook_table(), hats_table
-    before = totals_shown(table)
-    assert before == totals_of(replica)
+def test_hats_exchange_by_clicks_narrates_scores_and_undoes(hats_table: Locator, replica: HatsTable) -> None:
+    table = hats_table
+    start, totals_at_start = table_state(table), totals_shown(table)
+    assert totals_at_start == totals_of(replica)
     narration = play_first_exchange(table, replica)
     assert narration[0].startswith("Ana exchanged")
     assert table.locator(".hk-message").inner_text().splitlines() == narration
-    assert totals_shown(table) == totals_of(replica) != before
-    card = replica.game.view(0)["hand"][0]
-    hand_card(table, card).click()
+    assert totals_shown(table) == totals_of(replica) != totals_at_start
+    hand_card(table, replica.game.view(0)["hand"][0]).click()
     table.locator("button.hk-legal").first.wait_for()
     SCREENSHOT.parent.mkdir(exist_ok=True)
     table.screenshot(path=str(SCREENSHOT), animations="disabled")
+    table.get_by_role("button", name="undo", exact=True).click()
+    table.locator(".hk-message").filter(has_text="Took back").wait_for()
+    assert table_state(table) == start
 
 
-def test_hats_illegal_exchange_says_why_and_changes_nothing(hats_table: Locator) -> None:
-    replica, table = notebook_table(), hats_table
+def test_hats_illegal_exchange_says_why_and_changes_nothing(hats_table: Locator, replica: HatsTable) -> None:
+    table = hats_table
     card, number, reason = next(
         (card, number, reason)
         for card in replica.game.view(0)["hand"]
@@ -175,8 +179,8 @@ def test_hats_illegal_exchange_says_why_and_changes_nothing(hats_table: Locator)
     assert table_state(table) == before
 
 
-def test_hats_hidden_cards_never_reach_the_page(hats_table: Locator) -> None:
-    replica, table = notebook_table(), hats_table
+def test_hats_hidden_cards_never_reach_the_page(hats_table: Locator, replica: HatsTable) -> None:
+    table = hats_table
     assert_hides(table, replica)
     play_first_exchange(table, replica)
     assert_hides(table, replica)
