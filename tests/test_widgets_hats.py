@@ -1,0 +1,382 @@
+"""HatsTable driven as a reader would: click cards, positions and controls, read what is shown."""
+
+from __future__ import annotations
+
+import asyncio
+import html
+import re
+from collections.abc import Iterator
+from typing import Any
+
+import ipywidgets as widgets
+import pytest
+
+import hatskit
+from hatskit import Game
+from hatskit.hats import Back, BlackHat, Discard, Exchange, Swap
+from hatskit.render.common import scoresheet_html
+from widgets import HatsTable
+
+BOTS = ("reader", "greedy", "greedy")
+
+
+def new_table(players: int = 3, seats: tuple[str, ...] = BOTS, seed: int = 7, **keywords: Any) -> HatsTable:
+    """A table over a new seeded game whose bots answer at once."""
+    return HatsTable(hatskit.new_game("hats", players=players, seed=seed), seats, bot_delay=0, **keywords)
+
+
+def hand(table: HatsTable) -> list[str]:
+    return [button.description for button in table.hand_buttons if button.description]
+
+
+def tea_table(table: HatsTable) -> list[str]:
+    return [button.description for button in table.position_buttons]
+
+
+def marked(buttons: list[widgets.Button], mark: str) -> set[int]:
+    """The 1-based indexes of the buttons carrying the CSS class ``mark``."""
+    return {index for index, button in enumerate(buttons, start=1) if mark in button._dom_classes}
+
+
+def text(line: widgets.HTML) -> str:
+    """An HTML widget's text, tags removed."""
+    return html.unescape(re.sub(r"<[^>]+>", " ", line.value))
+
+
+def select(table: HatsTable, card: str) -> None:
+    """Click ``card`` in the reader's hand."""
+    next(button for button in table.hand_buttons if button.description == card).click()
+
+
+def select_once(table: HatsTable, card: str) -> None:
+    """Make ``card`` the selected hand card (a click on the selected card would put it down)."""
+    if table.selected != card:
+        select(table, card)
+
+
+def play_first_option(table: HatsTable) -> None:
+    """Click the first hand card, then give it back, or its first highlighted position, or black hat."""
+    select_once(table, hand(table)[0])
+    targets = sorted(marked(table.position_buttons, "hk-legal"))
+    if table.give_back_button.layout.display != "none":
+        table.give_back_button.click()
+    elif targets:
+        table.position_buttons[targets[0] - 1].click()
+    else:
+        table.black_hat_button.click()
+
+
+def reader_turn(game: Game, seat: int = 0) -> bool:
+    return not game.is_over and game.to_move == seat
+
+
+# ------------------------------------------------------------------ selecting and playing
+
+
+def test_selecting_a_card_highlights_exactly_its_legal_positions() -> None:
+    table = new_table()
+    exchanges = [move for move in table.game.legal_moves() if isinstance(move, Exchange)]
+    seen = []
+    for card in hand(table):
+        select(table, card)
+        expected = {move.position for move in exchanges if str(move.card) == card}
+        assert marked(table.position_buttons, "hk-legal") == expected
+        assert [b.description for b in table.hand_buttons if "hk-selected" in b._dom_classes] == [card]
+        seen.append(expected)
+        select(table, card)  # a second click puts it down again
+        assert not marked(table.position_buttons, "hk-legal") and table.selected is None
+    assert any(seen) and any(len(targets) < len(tea_table(table)) for targets in seen)
+
+
+def test_cards_are_named_by_text_and_tooltip() -> None:
+    table = new_table()
+    view = table.game.view(0)
+    assert tea_table(table) == view["table"]
+    assert [b.tooltip.split(",")[0] for b in table.position_buttons] == [
+        f"position {p}: {card}" for p, card in enumerate(view["table"], start=1)
+    ]
+    assert sorted(hand(table)) == sorted(view["hand"])
+    assert all(b.tooltip == f"{b.description} in your hand" for b in table.hand_buttons if b.description)
+    heart = next((b for b in table.hand_buttons if b.description.startswith("♥")), None)
+    assert heart is None or {"hk-card", "hk-k-heart"} <= set(heart._dom_classes)
+
+
+def test_an_exchange_by_clicks_changes_table_message_and_score() -> None:
+    table = new_table()
+    game = table.game
+    move = next(m for m in game.legal_moves() if isinstance(m, Exchange))
+    taken = game.view(0)["table"][move.position - 1]
+    score_before = table.score_panel.value
+    select(table, str(move.card))
+    table.position_buttons[move.position - 1].click()
+    assert game.history[0] == move and game.ply == 3  # both bots answered
+    assert f"Ana exchanged {move.card} for {taken} at position {move.position}" in text(table.message)
+    assert tea_table(table) == game.view(0)["table"] and str(move.card) not in hand(table)
+    assert table.score_panel.value == scoresheet_html(game.score()) != score_before
+    assert "hk-scorepanel" in table.score_panel._dom_classes and "hk-message" in table.message._dom_classes
+
+
+def test_an_illegal_click_explains_and_changes_nothing() -> None:
+    table = new_table()
+    game = table.game
+    card, position = next(
+        (str(card), p) for card in game.state.hands[0] for p in range(1, 7) if game.why_illegal(f"{card}@{p}")
+    )
+    before = (game.history, tea_table(table), hand(table), table.score_panel.value)
+    select(table, card)
+    table.position_buttons[position - 1].click()
+    assert game.why_illegal(f"{card}@{position}") in text(table.message)
+    assert "(H2)" in text(table.message) and "hk-error" in table.message._dom_classes
+    assert (game.history, tea_table(table), hand(table), table.score_panel.value) == before
+    assert table.selected == card  # the reader may try another position at once
+
+
+def test_a_position_without_a_selected_card_asks_for_one() -> None:
+    table = new_table()
+    table.position_buttons[0].click()
+    assert "select a card in your hand" in text(table.message) and table.game.ply == 0
+
+
+def test_black_hat_by_clicks() -> None:
+    table = new_table()
+    card = hand(table)[0]
+    select(table, card)
+    table.black_hat_button.click()
+    assert table.game.history[0] == BlackHat(hatskit.hats.parse_card(card))
+    assert card not in hand(table)
+    assert "Ana made a black hat" in text(table.message)
+    assert f'title="{card}"' in table.seat_rows[0].value  # your own black hat, shown to you only
+
+
+def test_discard_by_clicks_draws_and_keeps_the_turn() -> None:
+    table = new_table()
+    card = hand(table)[-1]
+    select(table, card)
+    table.optional_button.click()
+    assert table.game.history == [Discard(hatskit.hats.parse_card(card))]
+    assert card not in hand(table) and len(hand(table)) == 9 and table.game.to_move == 0
+    assert "discarded a card face down and drew" in text(table.message)
+    select(table, hand(table)[0])
+    table.optional_button.click()
+    assert "already used the optional action" in text(table.message) and table.game.ply == 1
+
+
+# ------------------------------------------------------------------ bots, history and hints
+
+
+def test_a_full_game_against_greedy_and_strong_bots_by_clicks() -> None:
+    table = new_table(seats=("reader", "greedy", "strong"))
+    game = table.game
+    for _ in range(8):
+        assert reader_turn(game) and "Ana (you) to move" in text(table.status)
+        play_first_option(table)
+    outcome = game.outcome()
+    assert game.is_over and outcome is not None
+    assert outcome.reason in text(table.message) and "over" in text(table.status)
+    for seat, favorite in enumerate(game.view(0)["favorites"]):
+        assert f'title="{favorite}"' in table.seat_rows[seat].value
+
+
+def test_step_through_shows_earlier_positions() -> None:
+    table = new_table()
+    game = table.game
+    play_first_option(table)
+    play_first_option(table)
+    assert game.ply == 6 and table.forward_button.disabled
+    table.first_button.click()
+    assert table.shown_ply == table.slider.value == 0 and table.back_button.disabled
+    assert tea_table(table) == game.state_at(0).view(0)["table"]
+    assert sorted(hand(table)) == sorted(game.state_at(0).view(0)["hand"])
+    table.forward_button.click()
+    assert tea_table(table) == game.state_at(1).view(0)["table"]
+    assert all(event.text in text(table.message) for event in game.events[0])
+    table.slider.value = 4
+    assert tea_table(table) == game.state_at(4).view(0)["table"] and "Move 4 of 6" in text(table.status)
+    assert table.score_panel.value == scoresheet_html(game.state_at(4).score())
+    table.back_button.click()
+    assert table.shown_ply == 3
+    table.last_button.click()
+    assert table.shown_ply == 6 and tea_table(table) == game.view(0)["table"]
+
+
+def test_playing_from_an_earlier_position_starts_a_new_branch() -> None:
+    table = new_table()
+    game = table.game
+    play_first_option(table)
+    old_branch = game.history
+    table.slider.value = 0
+    card = hand(table)[-1]
+    select(table, card)
+    table.black_hat_button.click()
+    assert game.ply == 3 and game.history[0] == BlackHat(hatskit.hats.parse_card(card)) != old_branch[0]
+    assert table.shown_ply == 3 and table.slider.max == 3
+
+
+def test_undo_returns_to_the_readers_previous_decision() -> None:
+    table = new_table()
+    game = table.game
+    play_first_option(table)
+    play_first_option(table)
+    second_decision = game.state_at(3).position()
+    table.undo_button.click()
+    assert game.ply == 3 and game.position() == second_decision and table.shown_ply == 3
+    table.undo_button.click()
+    assert game.ply == 0 and table.undo_button.disabled
+    table.undo_button.click()
+    assert "no move of yours" in text(table.message) and game.ply == 0
+
+
+def test_the_hint_marks_a_legal_move_and_gives_a_reason() -> None:
+    table = new_table()
+    table.hint_button.click()
+    move = table.game.parse(table.hint_move)
+    assert table.game.why_illegal(move) is None and text(table.message).startswith(f"Hint: {move}.")
+    assert [b.description for b in table.hand_buttons if "hk-hint" in b._dom_classes] == [str(move.card)]
+    if isinstance(move, Exchange):
+        assert marked(table.position_buttons, "hk-hint") == {move.position}
+    else:
+        assert (
+            "hk-hint" in (table.black_hat_button if isinstance(move, BlackHat) else table.optional_button)._dom_classes
+        )
+
+
+def test_bots_wait_their_delay_on_a_running_event_loop() -> None:
+    async def scenario() -> tuple[int, str, int, str]:
+        game = hatskit.new_game("hats", players=3, seed=7)
+        table = HatsTable(game, ("greedy", "reader", "greedy"), bot_delay=0.05)
+        at_once = game.ply, text(table.status)
+        await asyncio.sleep(0.3)
+        return *at_once, game.ply, text(table.status)
+
+    ply_at_once, status_at_once, ply_later, status_later = asyncio.run(scenario())
+    assert (ply_at_once, ply_later) == (0, 1)
+    assert "Ana is thinking…" in status_at_once and "Ben (you) to move" in status_later
+
+
+def test_the_widget_tree_is_built_once() -> None:
+    table = new_table()
+    before = {widget.model_id for widget in walk(table)}
+    play_first_option(table)
+    table.first_button.click()
+    table.hint_button.click()
+    assert {widget.model_id for widget in walk(table)} == before
+
+
+def test_bad_seats_are_refused_with_a_sentence() -> None:
+    game = hatskit.new_game("hats", players=3, seed=1)
+    for seats, words in [(("reader", "greedy"), "3 seats"), (("reader", "wizard", "greedy"), "unknown seat kind")]:
+        with pytest.raises(ValueError, match=words):
+            HatsTable(game, seats, bot_delay=0)
+    with pytest.raises(ValueError, match="must be 'reader'"):
+        HatsTable(game, ("greedy", "greedy", "random"), bot_delay=0)
+
+
+# ------------------------------------------------------------------ four players
+
+
+def test_four_players_swap_by_clicks_and_the_partner_gives_back() -> None:
+    table = new_table(players=4, seats=("reader", "greedy", "greedy", "greedy"))
+    game = table.game
+    assert table.optional_button.description == "swap" and "Ana + Cleo against Ben + Dev" in text(table.table_info)
+    card = hand(table)[0]
+    select(table, card)
+    table.optional_button.click()
+    assert game.history[0] == Swap(hatskit.hats.parse_card(card)) and isinstance(game.history[1], Back)
+    assert card not in hand(table) and len(hand(table)) == 9 and game.to_move == 0
+    assert "Cleo passed a card back to Ana" in text(table.message)
+
+
+def test_four_players_give_back_answers_the_partners_swap() -> None:
+    game = hatskit.new_game("hats", players=4, seed=5)
+    for _ in range(2):
+        game.play(next(m for m in game.legal_moves() if isinstance(m, Exchange)))
+    passed = game.state.hands[2][0]
+    game.play(Swap(passed))
+    table = HatsTable(game, ("reader", "greedy", "greedy", "greedy"), bot_delay=0)
+    assert table.give_back_button.layout.display != "none" and table.black_hat_button.layout.display == "none"
+    assert f"Cleo passed you {passed} face down" in text(table.table_info)
+    select(table, hand(table)[0])
+    table.black_hat_button.click()
+    assert "must first give a card back to Cleo" in text(table.message) and game.ply == 3
+    given = hand(table)[0]
+    assert table.selected == given  # still selected after the refused move
+    table.give_back_button.click()
+    assert game.history[3] == Back(hatskit.hats.parse_card(given))
+    assert str(passed) in hand(table) and given not in hand(table) and reader_turn(game)
+
+
+# ------------------------------------------------------------------ hidden information
+
+
+def walk(widget: widgets.Widget) -> Iterator[widgets.Widget]:
+    """The widget and every widget it holds (children, layout, style, ...), each once."""
+    seen: set[str] = set()
+    stack = [widget]
+    while stack:
+        current = stack.pop()
+        if current.model_id in seen:
+            continue
+        seen.add(current.model_id)
+        yield current
+        for name in current.keys:
+            stack += [value for value in flatten(getattr(current, name)) if isinstance(value, widgets.Widget)]
+
+
+def flatten(value: Any) -> Iterator[Any]:
+    if isinstance(value, list | tuple):
+        for item in value:
+            yield from flatten(item)
+    elif isinstance(value, dict):
+        for item in value.values():
+            yield from flatten(item)
+    else:
+        yield value
+
+
+def shown_strings(table: HatsTable) -> list[str]:
+    """Every string trait of every widget in the table: descriptions, tooltips, values, classes..."""
+    return [
+        value
+        for widget in walk(table)
+        for name in widget.keys
+        for value in flatten(getattr(widget, name))
+        if isinstance(value, str)
+    ]
+
+
+def unseen_cards(game: Game, seat: int) -> set[str]:
+    """Cards ``seat`` may not know: every card of the game minus those its view shows."""
+    state = game.state
+    places = [state.table, state.deck, state.discard, *state.hands, *state.collections, *state.black_hats]
+    everything = {str(card) for place in places for card in place}
+    if state.pending is not None:
+        everything.add(str(state.pending.card))
+    view = game.view(seat)
+    known = [view["table"], view["hand"], view["my_black_hats"], *view["collections"], view["favorites"] or []]
+    return everything - {card for cards in known for card in cards} - {view.get("swap_card")}
+
+
+@pytest.mark.parametrize(
+    ("players", "seats"),
+    [(3, ("reader", "random", "greedy")), (4, ("reader", "greedy", "random", "greedy"))],
+)
+def test_no_hidden_card_ever_reaches_a_widget(players: int, seats: tuple[str, ...]) -> None:
+    table = new_table(players, seats, seed=11)
+    game = table.game
+    discarding = True
+    for _ in range(40):  # 8 main actions, 8 optional ones and a few swaps to answer
+        if game.is_over:
+            break
+        others_hidden = {str(c) for s in range(1, players) for c in game.state.hands[s] + game.state.black_hats[s]}
+        forbidden = unseen_cards(game, 0)
+        assert others_hidden <= forbidden
+        leaks = {card for text in shown_strings(table) for card in forbidden if card in text}
+        assert not leaks, f"hidden cards shown at ply {game.ply}: {leaks}"
+        if discarding and game.why_illegal(f"{table.optional_button.description} {hand(table)[0]}") is None:
+            select_once(table, hand(table)[0])
+            table.optional_button.click()
+        else:
+            play_first_option(table)
+        discarding = not discarding
+    assert game.is_over
+    assert not {card for text in shown_strings(table) for card in unseen_cards(game, 0) if card in text}

@@ -1,0 +1,6 @@
+"""ipywidgets views over hatskit: one table view per game on a shared frame."""
+
+from widgets.frame import TableFrame
+from widgets.hats import HatsTable
+
+__all__ = ["HatsTable", "TableFrame"]

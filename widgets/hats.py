@@ -1,0 +1,215 @@
+"""The Hats table as widgets: the tea table, your hand and every seat's collection.
+
+    >>> HatsTable(hatskit.new_game("hats", players=3, seed=7), seats=("reader", "greedy", "strong"))
+
+Click a card of your hand to select it: the table positions it may take light
+up. Click a position to exchange onto it (H2), or press *black hat* (H3),
+*discard* (H4) or, with four players, *swap* (H5). When your partner swapped,
+select the card to return and press *give back*.
+
+Everything shown comes from ``game.view(seat)`` for the reader's seat, plus the
+public score sheet: other players' hands appear as card backs (their count
+only), their black hats as backs, and moves made out of sight are told by
+their public events, never by their notation.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import ipywidgets as widgets
+
+from hatskit.core import Game
+from hatskit.hats import HAND_SIZE, KIND_NAMES, KINDS, MAIN_ACTIONS, Back, BlackHat, Discard, Exchange, Swap, partner
+from hatskit.render.common import back_html, escape
+from hatskit.render.hats import hat_card_html
+from widgets.frame import TableFrame, html_line, named_button, set_marks
+
+MARKS = ("hk-legal", "hk-selected", "hk-hint")
+CARD_CLASSES = ("hk-card", *(f"hk-k-{name}" for name in KIND_NAMES.values()), "hk-facedown", *MARKS)
+
+
+class HatsTable(TableFrame):
+    """A Hats game at a table of readers and bots; see the module docstring."""
+
+    def __init__(
+        self,
+        game: Game,
+        seats: Sequence[str] = ("reader", "greedy", "strong"),
+        bot_delay: float = 0.8,
+        seed: int = 0,
+    ) -> None:
+        if game.game_id != "hats":
+            raise ValueError(f"HatsTable shows a Hats game, not {game.game_id!r}")
+        self.selected: str | None = None
+        super().__init__(game, seats, bot_delay, seed)
+
+    # -- building (once) ---------------------------------------------------------
+
+    def build_table(self) -> list[widgets.Widget]:
+        players = len(self.game.seat_names)
+        positions = range(1, len(self.game.view(None)["table"]) + 1)
+        self.position_buttons = [_card_button(lambda p=p: self.play_selected(f"{{card}}@{p}")) for p in positions]
+        self.hand_buttons = [_card_button(lambda i=i: self.pick(i)) for i in range(HAND_SIZE)]
+        optional = "swap" if players == 4 else "discard"
+        self.black_hat_button = self._action_button("black hat", "black {card}")
+        self.optional_button = self._action_button(optional, f"{optional} {{card}}")
+        self.give_back_button = self._action_button("give back", "back {card}")
+        self.seat_rows = [html_line("hk-seat") for _ in range(players)]
+        self.table_info = html_line("hk-info")
+        self.hand_label = html_line("hk-label")
+        return [
+            widgets.HBox([html_line("hk-label", "tea table"), html_line("", ENDMARK), *self._labelled_positions()]),
+            *self.seat_rows,
+            self.table_info,
+            widgets.HBox([self.hand_label, *self.hand_buttons]),
+            widgets.HBox([self.black_hat_button, self.optional_button, self.give_back_button]),
+        ]
+
+    def _action_button(self, name: str, template: str) -> widgets.Button:
+        """A button that plays ``template`` with the selected card; its tooltip says what and why."""
+        button = named_button(name, ACTION_TIPS[name], lambda: self.play_selected(template))
+        button.add_class("hk-action")
+        return button
+
+    def _labelled_positions(self) -> list[widgets.VBox]:
+        return [
+            widgets.VBox([button, html_line("hk-poslabel", str(position))])
+            for position, button in enumerate(self.position_buttons, start=1)
+        ]
+
+    # -- clicks ------------------------------------------------------------------
+
+    def pick(self, index: int) -> None:
+        """Select (or unselect) the hand card shown on button ``index``."""
+        card = self.hand_buttons[index].description
+        if card:
+            self.selected = None if card == self.selected else card
+            self.show_table(self.shown().view(self.viewer))
+
+    def play_selected(self, template: str) -> None:
+        """Play ``template`` (such as ``"black {card}"``) with the selected hand card."""
+        if self.selected is None:
+            self.say("First select a card in your hand, then choose where it goes.", error=True)
+            return
+        self.try_move(template.format(card=self.selected))
+
+    # -- showing ---------------------------------------------------------------------
+
+    def show_table(self, view: dict[str, Any]) -> None:
+        hand = sorted(view["hand"], key=_card_order)
+        if self.selected not in hand:
+            self.selected = None
+        hint = None if self.hint_move is None else self.game.parse(self.hint_move)
+        self._show_tea_table(view, hint)
+        self._show_hand(view, hand, hint)
+        self._show_actions(view, hint)
+        for seat, row in enumerate(self.seat_rows):
+            row.value = self._seat_html(view, seat)
+        self.table_info.value = _info_html(view)
+
+    def _show_tea_table(self, view: dict[str, Any], hint: Any) -> None:
+        exchanges = [move for move in self.reader_moves() if isinstance(move, Exchange)]
+        targets = {move.position for move in exchanges if str(move.card) == self.selected}
+        for position, (button, card) in enumerate(zip(self.position_buttons, view["table"], strict=True), start=1):
+            face_down = position not in view["face_up"]
+            marks = ["hk-facedown"] if face_down else []
+            marks += ["hk-legal"] if position in targets else []
+            marks += ["hk-hint"] if isinstance(hint, Exchange) and hint.position == position else []
+            duplicate = ", a duplicate type: face down at scoring (H7)" if face_down else ""
+            _show_card(button, card, f"position {position}: {card}{duplicate}", marks)
+
+    def _show_hand(self, view: dict[str, Any], hand: list[str], hint: Any) -> None:
+        owner = "Your" if len(self.reader_seats) == 1 else f"{view['names'][view['seat']]}'s"
+        self.hand_label.value = f"{owner} hand"
+        hinted = str(hint.card) if hint is not None else None
+        for index, button in enumerate(self.hand_buttons):
+            card = hand[index] if index < len(hand) else None
+            marks = ["hk-selected"] if card == self.selected else []
+            marks += ["hk-hint"] if card == hinted else []
+            _show_card(button, card, f"{card} in your hand", marks)
+
+    def _show_actions(self, view: dict[str, Any], hint: Any) -> None:
+        answering = view["swap_waiting"] is not None and view["to_move"] == view["seat"]
+        for button in (self.black_hat_button, self.optional_button):
+            button.layout.display = "none" if answering else None
+        self.give_back_button.layout.display = None if answering else "none"
+        acting = {BlackHat: self.black_hat_button, Discard: self.optional_button, Swap: self.optional_button}
+        hinted = acting.get(type(hint)) or (self.give_back_button if isinstance(hint, Back) else None)
+        for button in (self.black_hat_button, self.optional_button, self.give_back_button):
+            set_marks(button, ["hk-hint"] if button is hinted else [], MARKS)
+
+    def _seat_html(self, view: dict[str, Any], seat: int) -> str:
+        """One seat: who sits there, markers, hand (backs for others), collection and black hats."""
+        mine = seat == view["seat"]
+        notes = [f"{view['played'][seat]}/{MAIN_ACTIONS} main actions"]
+        notes += ["🍪 last cookie"] if view["cookie"] == seat else []
+        notes += ["▶ to move"] if view["to_move"] == seat else []
+        count = view["hand_sizes"][seat]
+        hand = f"{count} card(s), shown below" if mine else back_html("hidden card") * count
+        collection = "".join(hat_card_html(card) for card in view["collections"][seat]) or "none yet"
+        blacks = _own_black_hats(view) if mine else back_html("black hat") * view["black_hat_counts"][seat] or "none"
+        favorite = f" · favorite hat {hat_card_html(view['favorites'][seat])}" if view["favorites"] else ""
+        return (
+            f'<div class="hk-row"><span class="hk-label">{escape(self.seat_label(seat))}</span>'
+            f"{escape(' · '.join(notes))}</div>"
+            f'<div class="hk-row">hand: {hand} · collection: {collection} · '
+            f"black hats ({view['black_hat_counts'][seat]}): {blacks}{favorite}</div>"
+        )
+
+
+ACTION_TIPS = {
+    "black hat": "put the selected card face down into your collection: 1 point (H3)",
+    "discard": "discard the selected card face down and draw the top card of the deck (H4)",
+    "swap": "pass the selected card face down to your partner, who gives one back (H5)",
+    "give back": "give the selected card back to your partner (H5)",
+}
+ENDMARK = '<span class="hk-card" title="the Ø end of the table">Ø</span>'
+
+
+def _info_html(view: dict[str, Any]) -> str:
+    """Deck, discard pile, cookie holder, teams and a waiting swap: all public."""
+    names = view["names"]
+    holder = f"🍪 {names[view['cookie']]}" if view["cookie"] is not None else "on the napkin (nobody)"
+    lines = [f"deck: {view['deck_size']} cards · discard pile: {view['discard_size']} · last cookie (H10): {holder}"]
+    if view["teams"]:
+        teams = " against ".join(" + ".join(names[seat] for seat in team) for team in view["teams"])
+        lines.append(f"teams: {teams}; the optional action is a face-down swap with your partner (H5)")
+    if view["swap_waiting"] is not None:
+        lines.append(_swap_line(view))
+    return "<br>".join(escape(line) for line in lines)
+
+
+def _swap_line(view: dict[str, Any]) -> str:
+    giver = view["swap_waiting"]
+    names, taker = view["names"], partner(giver)
+    card = view.get("swap_card")
+    if view["seat"] == giver:
+        return f"You passed {card} face down to {names[taker]}, who now gives a card back (H5)."
+    if view["seat"] == taker:
+        return f"{names[giver]} passed you {card} face down: select a card of your hand and press give back (H5)."
+    return f"{names[giver]} passed a card face down to {names[taker]}, who now gives one back (H5)."
+
+
+def _own_black_hats(view: dict[str, Any]) -> str:
+    """The viewer's own black hats: face down for everyone else, so shown dimmed to their owner."""
+    return "".join(hat_card_html(card, "hk-facedown") for card in view["my_black_hats"]) or "none"
+
+
+def _card_order(card: str) -> tuple[int, int]:
+    return KINDS.index(card[0]), int(card[1:])
+
+
+def _show_card(button: widgets.Button, card: str | None, tooltip: str, marks: list[str]) -> None:
+    """Show ``card`` (symbol and value, coloured by type) on ``button``, or hide an empty slot."""
+    button.layout.display = None if card else "none"
+    button.description = card or ""
+    button.tooltip = tooltip if card else ""
+    kind_class = [f"hk-k-{KIND_NAMES[card[0]]}", "hk-card"] if card else []
+    set_marks(button, kind_class + marks, CARD_CLASSES)
+
+
+def _card_button(action: Callable[[], None]) -> widgets.Button:
+    """A card-sized button, blank until a card is shown on it (sized by the style sheet)."""
+    return named_button("", "", action, width=None)

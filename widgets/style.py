@@ -1,0 +1,37 @@
+"""The look of the table views: hatskit's shared style sheet plus what widgets need.
+
+ipywidgets draw a Button as ``<button class="jupyter-button widget-button ...">``
+with the description as its text and the tooltip as its ``title``. The rules
+below turn such a button into a card (``hk-card`` and a type class such as
+``hk-k-heart``, from :data:`hatskit.render.common.CSS`) and mark its roles:
+``hk-legal`` a target the selected piece may take, ``hk-selected`` the chosen
+piece, ``hk-hint`` the strong bot's suggestion. Every mark changes the border
+*shape* as well as its colour, so none is told by colour alone.
+"""
+
+from __future__ import annotations
+
+from hatskit.render.common import style_tag
+
+WIDGET_CSS = """
+.hk-table { font-family: system-ui, sans-serif; gap: 4px; }
+.hk-table .jupyter-button.hk-card { width: 2.8em; height: 3.8em; padding: 0; margin: 2px;
+  border: 2px solid #444; border-radius: 6px; background: #fffdf6; font-size: 1.1em; font-weight: 700;
+  white-space: pre-line; line-height: 1.15; box-shadow: none; }
+.hk-table .jupyter-button.hk-card:disabled { opacity: 1; cursor: default; }
+.hk-table .jupyter-button.hk-facedown { opacity: .45; }
+.hk-table .jupyter-button.hk-legal { border: 3px dashed #1b7a2e; background: #eefbe9; }
+.hk-table .jupyter-button.hk-selected { border: 4px double #b8860b; transform: translateY(-6px); }
+.hk-table .jupyter-button.hk-hint { outline: 3px dotted #d35400; outline-offset: 2px; }
+.hk-table .jupyter-button.hk-action.hk-hint { font-weight: 700; }
+.hk-table .hk-message { min-height: 1.6em; padding: 2px 6px; border-left: 4px solid #888; background: #f7f5ef; }
+.hk-table .hk-message.hk-error { border-left: 4px dashed #b00020; color: #b00020; }
+.hk-table .hk-status { font-weight: 600; }
+.hk-table .hk-poslabel { text-align: center; color: #555; font-size: .85em; }
+.hk-table .hk-seat { margin: 2px 0; }
+"""
+
+
+def style_html() -> str:
+    """Both style sheets as <style> elements, for one HTML widget inside a view."""
+    return f"{style_tag()}<style>{WIDGET_CSS}</style>"
