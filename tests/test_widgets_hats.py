@@ -5,11 +5,15 @@ from __future__ import annotations
 import asyncio
 import html
 import re
+import time
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import ipywidgets as widgets
 import pytest
+from jupyter_client import KernelClient
+from jupyter_client.manager import start_new_kernel
 
 import hatskit
 from hatskit import Game
@@ -18,6 +22,7 @@ from hatskit.render.common import scoresheet_html
 from widgets import HatsTable
 
 BOTS = ("reader", "greedy", "greedy")
+ROOT = Path(__file__).resolve().parents[1]
 
 
 def new_table(players: int = 3, seats: tuple[str, ...] = BOTS, seed: int = 7, **keywords: Any) -> HatsTable:
@@ -251,6 +256,50 @@ def test_bots_wait_their_delay_on_a_running_event_loop() -> None:
     ply_at_once, status_at_once, ply_later, status_later = asyncio.run(scenario())
     assert (ply_at_once, ply_later) == (0, 1)
     assert "Ana is thinking…" in status_at_once and "Ben (you) to move" in status_later
+
+
+KERNEL_SETUP = """
+import hatskit
+from hatskit.hats import Exchange
+from widgets import HatsTable
+g = hatskit.new_game("hats", players=3, seed=7)
+t = HatsTable(g, ("reader", "greedy", "greedy"), bot_delay=1.0)
+m = next(m for m in g.legal_moves() if isinstance(m, Exchange))
+t.pick([b.description for b in t.hand_buttons].index(str(m.card)))
+print(t.position_buttons[m.position - 1].model_id)
+"""
+
+
+def kernel_output(client: KernelClient, code: str) -> str:
+    """Run ``code`` in the kernel and return what it printed."""
+    printed: list[str] = []
+
+    def keep(message: dict[str, Any]) -> None:
+        if message["msg_type"] == "stream":
+            printed.append(message["content"]["text"])
+
+    reply = client.execute_interactive(code, output_hook=keep, timeout=60)
+    assert reply["content"]["status"] == "ok", reply["content"]
+    return "".join(printed).strip()
+
+
+def test_a_click_in_a_real_kernel_lets_the_bots_answer_after_their_delay() -> None:
+    """The frontend's click arrives as a comm message; the bots must answer later, on the kernel's loop."""
+    manager, client = start_new_kernel(kernel_name="python3", cwd=str(ROOT))
+    try:
+        button = kernel_output(client, KERNEL_SETUP)
+        click = {"comm_id": button, "data": {"method": "custom", "content": {"event": "click"}}}
+        client.shell_channel.send(client.session.msg("comm_msg", click))
+        right_after = kernel_output(client, "print(g.ply, t.status.value)")
+        deadline = time.monotonic() + 20
+        while time.monotonic() < deadline and kernel_output(client, "print(g.ply)") != "3":
+            time.sleep(0.25)
+        later = kernel_output(client, "print(g.ply, t.status.value)")
+    finally:
+        client.stop_channels()
+        manager.shutdown_kernel(now=True)
+    assert right_after == "1 Ben is thinking…"
+    assert later == "3 Ana (you) to move."
 
 
 def test_the_widget_tree_is_built_once() -> None:

@@ -21,7 +21,7 @@ WIDGET_CSS = """
 .hk-table .jupyter-button.hk-card:disabled { opacity: 1; cursor: default; }
 .hk-table .jupyter-button.hk-facedown { opacity: .45; }
 .hk-table .jupyter-button.hk-legal { border: 3px dashed #1b7a2e; background: #eefbe9; }
-.hk-table .jupyter-button.hk-selected { border: 4px double #b8860b; transform: translateY(-6px); }
+.hk-table .jupyter-button.hk-selected { border: 4px double #b8860b; background: #fff1b8; }
 .hk-table .jupyter-button.hk-hint { outline: 3px dotted #d35400; outline-offset: 2px; }
 .hk-table .jupyter-button.hk-action.hk-hint { font-weight: 700; }
 .hk-table .hk-message { min-height: 1.6em; padding: 2px 6px; border-left: 4px solid #888; background: #f7f5ef; }
@@ -29,6 +29,7 @@ WIDGET_CSS = """
 .hk-table .hk-status { font-weight: 600; }
 .hk-table .hk-poslabel { text-align: center; color: #555; font-size: .85em; }
 .hk-table .hk-seat { margin: 2px 0; }
+.hk-table .hk-seat .hk-card { width: 1.7em; height: 2.4em; font-size: .85em; }
 """
 
 
