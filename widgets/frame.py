@@ -86,7 +86,7 @@ class TableFrame(widgets.VBox):
     # -- what a subclass uses ---------------------------------------------------------
 
     def shown(self) -> Game:
-        """The game as it stood at the shown ply (the live game when the view follows it)."""
+        """The game as it stood at the shown ply (a separate Game over the stored positions)."""
         return self.game.state_at(self.shown_ply)
 
     @property

@@ -149,7 +149,7 @@ class HatsTable(TableFrame):
         count = view["hand_sizes"][seat]
         hand = f"{count} card(s), shown below" if mine else back_html("hidden card") * count
         collection = "".join(hat_card_html(card) for card in view["collections"][seat]) or "none yet"
-        blacks = _own_black_hats(view) if mine else back_html("black hat") * view["black_hat_counts"][seat] or "none"
+        blacks = _own_black_hats(view) if mine else (back_html("black hat") * view["black_hat_counts"][seat] or "none")
         favorite = f" · favorite hat {hat_card_html(view['favorites'][seat])}" if view["favorites"] else ""
         return (
             f'<div class="hk-row"><span class="hk-label">{escape(self.seat_label(seat))}</span>'
