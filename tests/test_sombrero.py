@@ -338,8 +338,9 @@ def test_positions_and_records_round_trip_through_a_random_game() -> None:
 # ---------------------------------------------------------------- bots
 
 
-def test_bots_return_legal_moves_for_both_actions_of_a_turn() -> None:
-    game = hatskit.new_game("sombrero")
+@pytest.mark.parametrize("jump_captures", [False, True])
+def test_bots_return_legal_moves_for_both_actions_of_a_turn(jump_captures: bool) -> None:
+    game = hatskit.new_game("sombrero", jump_captures=jump_captures)
     for kind in ("random", "greedy", "strong"):
         bot = make_bot("sombrero", kind, seed=3)
         bot.budget = QUICK
@@ -362,13 +363,28 @@ def test_bots_play_the_second_action_they_planned() -> None:
         assert game.why_illegal(second.move) is None
 
 
-def test_greedy_and_strong_take_a_winning_turn() -> None:
+@pytest.mark.parametrize(
+    ("pieces", "winning"),
+    [
+        ({"white": ("b1", "e5", "a8"), "black": ("c3", "h8"), "black_hatless": ("d4",)}, "b1-b2"),
+        (
+            {
+                "white": ("e1", "b4"),
+                "white_hatless": ("d2",),
+                "black": ("c3", "h8"),
+                "options": {"jump_captures": True},
+            },
+            "e1>d2",
+        ),
+    ],
+)
+def test_greedy_and_strong_take_a_winning_action(pieces: dict[str, Any], winning: str) -> None:
     for kind in ("greedy", "strong"):
-        game = board(white=("b1", "e5", "a8"), black=("c3", "h8"), black_hatless=("d4",))
+        game = board(**pieces)
         bot = make_bot("sombrero", kind, seed=2)
         bot.budget = QUICK
         game.play(bot.choose(game))
-        assert game.history == [Step(1, 9)]
+        assert [str(move) for move in game.history] == [winning]
         assert game.outcome() == hatskit.Outcome((0,), "White wins: Black has only one hatted piece left (S4)")
 
 
