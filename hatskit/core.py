@@ -64,6 +64,7 @@ class ScoreSheet:
     seat_names: tuple[str, ...]
     teams: tuple[tuple[int, ...], ...] | None = None
     final: bool = True
+    note: str = ""  # what a mid-game sheet leaves out, e.g. Hats' secret favorites
 
     @property
     def totals(self) -> list[int]:

@@ -415,7 +415,9 @@ class HatsState:
             if self.cookie == seat:
                 lines.append(ScoreLine(seat, "last cookie", COOKIE_POINTS, "holds the last cookie (H10)"))
         teams = TEAMS if self.players == 4 else None
-        return ScoreSheet(tuple(lines), self.seat_names(), teams, final=self.turn is None)
+        over = self.turn is None
+        note = "" if over else "favorite hats stay secret until the end"
+        return ScoreSheet(tuple(lines), self.seat_names(), teams, final=over, note=note)
 
     def outcome(self) -> Outcome | None:
         """Winner(s) with the tie-break that decided (H11); None while playing."""

@@ -66,11 +66,13 @@ def scoresheet_html(sheet: ScoreSheet) -> str:
     for team, points in zip(sheet.teams or (), sheet.team_totals or (), strict=True):
         members = " + ".join(sheet.seat_names[s] for s in team)
         rows.append(_row(f"team {members}", "team total", points, "", total=True))
-    caption = (
-        "" if sheet.final else "<caption>If the game ended now (favorite hats stay secret until the end)</caption>"
-    )
+    caption = "" if sheet.final else f"<caption>If the game ended now{_note(sheet.note)}</caption>"
     head = '<tr><th>player</th><th>category</th><th class="hk-pts">points</th><th>why</th></tr>'
     return f'{style_tag()}<table class="hk hk-score">{caption}{head}{"".join(rows)}</table>'
+
+
+def _note(note: str) -> str:
+    return f" ({escape(note)})" if note else ""
 
 
 def _row(name: str, category: str, points: int, why: str, total: bool = False) -> str:
