@@ -86,6 +86,10 @@ class ScoreSheet:
         """The lines that belong to one seat."""
         return [line for line in self.lines if line.seat == seat]
 
+    def __repr__(self) -> str:
+        teams = f" teams={self.team_totals}" if self.teams else ""
+        return f"<ScoreSheet totals={self.totals}{teams} final={self.final}>"
+
     def _repr_html_(self) -> str:
         from hatskit.render.common import scoresheet_html
 
