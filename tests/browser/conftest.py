@@ -42,9 +42,13 @@ def missing_browser() -> str | None:
     return None
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser() -> Iterator[Browser]:
-    """Headless Chromium, or a loud skip (a failure under HATSKIT_REQUIRE_BROWSER=1) where there is none."""
+    """Headless Chromium, or a loud skip (a failure under HATSKIT_REQUIRE_BROWSER=1) where there is none.
+
+    Module-scoped: Playwright's sync API keeps an asyncio loop running in this
+    thread while it is open, which would break later tests that run a loop.
+    """
     reason = missing_browser()
     if reason is not None:
         message = f"BROWSER TESTS NOT RUN: {reason}"
