@@ -2,5 +2,6 @@
 
 from widgets.frame import TableFrame
 from widgets.hats import HatsTable
+from widgets.sombrero import SombreroTable
 
-__all__ = ["HatsTable", "TableFrame"]
+__all__ = ["HatsTable", "SombreroTable", "TableFrame"]

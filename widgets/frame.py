@@ -15,11 +15,12 @@ A subclass writes three things:
   so hidden cards never reach a widget;
 - its click handlers call :meth:`TableFrame.try_move` with a move's notation.
 
-It may read :attr:`hint_move` (the move a hint suggested, to highlight) and
+It may read :attr:`hint_move` (the move a hint suggested, to highlight),
 :meth:`reader_moves` (the legal moves when a reader decides, to highlight
-targets). Every change of the game goes through ``game.play`` and
-``game.undo``; the widget tree is built once and only its values and classes
-change afterwards.
+targets) and :meth:`why_not` (the sentence a refused move would get, to
+explain a click that is not a move yet). Every change of the game goes
+through ``game.play`` and ``game.undo``; the widget tree is built once and
+only its values and classes change afterwards.
 
 Bots move on their own. With ``bot_delay`` 0 they answer inside the click
 handler, which is what tests use. With a positive delay each bot move is
@@ -113,13 +114,20 @@ class TableFrame(widgets.VBox):
         kind = self.seats[seat]
         return f"{self.game.seat_names[seat]} ({'you' if kind == READER else f'{kind} bot'})"
 
+    def why_not(self, notation: str) -> str | None:
+        """None when the reader may play ``notation`` at the shown position, else the sentence that says why not."""
+        shown = self.shown()
+        if not shown.is_over and not self.decides():
+            return f"It is {self._to_move_name(shown)}'s turn, not yours."
+        return shown.why_illegal(notation)
+
     def try_move(self, notation: str) -> bool:
         """Play a reader's move at the shown position, or say why not and change nothing.
 
         Played at an earlier position, the move starts a new branch: the later
         moves are taken back first.
         """
-        reason = self._why_not(notation)
+        reason = self.why_not(notation)
         if reason is not None:
             self.say(reason, error=True)
             return False
@@ -248,12 +256,6 @@ class TableFrame(widgets.VBox):
             if self.game.state_at(earlier).to_move in self.reader_seats:
                 return earlier
         return None
-
-    def _why_not(self, notation: str) -> str | None:
-        shown = self.shown()
-        if not shown.is_over and not self.decides():
-            return f"It is {self._to_move_name(shown)}'s turn, not yours."
-        return shown.why_illegal(notation)
 
     # -- the frame's widgets ------------------------------------------------------
 

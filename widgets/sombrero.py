@@ -1,0 +1,257 @@
+"""The Sombrero board as widgets: 64 square buttons, the turn's action count and marks for moves and captures.
+
+    >>> SombreroTable(hatskit.new_game("sombrero"), seats=("reader", "strong"))
+
+Click one of your hatted pieces to pick it up: the empty squares it may step
+to get a dot, the hatless friends it may pass its hat to get a corner flag
+(S2). Click one of them to act (``e1-e2`` or ``e1>f2``), or the piece again to
+put it down. A click the rules refuse gets the engine's sentence and changes
+nothing. Pieces whose hats went in the moves just played are ringed until the
+next move, and the message line tells who flanked them (S3).
+
+Each square is a Button (focusable; Enter and Space click it). Its tooltip
+names the square and what stands there ("e4: White, hatted"), the words the
+board pictures of :mod:`hatskit.render.sombrero` use, and its picture is the
+renderer's own SVG piece, drawn as the button's background, so the interactive
+board and the printed ones look alike. A hatted piece wears a sombrero, a
+hatless one is a bare disc: they differ in shape, not only in colour. The
+button's text is the piece as a glyph (outline for White, filled for Black;
+△ ▲ hatted, ○ ● hatless); it stays invisible beside the picture and shows
+where a forced-colours mode drops background pictures.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Sequence
+from typing import Any
+from urllib.parse import quote
+
+import ipywidgets as widgets
+
+from hatskit.core import Game
+from hatskit.render.common import escape
+from hatskit.render.sombrero import piece_svg
+from hatskit.sombrero import BLACK, ENDGAME_ACTIONS, FILES, WHITE, Jump, Step, parse_square, square_name
+from widgets.frame import TableFrame, html_line, named_button, set_marks
+
+SIDES = (WHITE, BLACK)
+GLYPHS = {(WHITE, True): "△", (WHITE, False): "○", (BLACK, True): "▲", (BLACK, False): "●"}
+MARKS = ("hk-legal", "hk-jump", "hk-selected", "hk-hint", "hk-captured")
+
+
+def piece_class(seat: int, hatted: bool) -> str:
+    """The CSS class that draws a piece: ``hk-sb-white-hatted``, ``hk-sb-black-hatless``, ..."""
+    return f"hk-sb-{('white', 'black')[seat]}-{'hatted' if hatted else 'hatless'}"
+
+
+PIECE_CLASSES = tuple(piece_class(seat, hatted) for seat in SIDES for hatted in (True, False))
+SQUARE_CLASSES = (*PIECE_CLASSES, *MARKS)
+SQUARE = ".hk-table .hk-sb-grid .jupyter-button.hk-sq"  # beats the shared sheet's `background` on marks
+BOARD_CSS = f"""
+.hk-sb-grid {{ width: max-content; margin: 4px 0; }}
+.hk-sb-grid .hk-sb-label {{ margin: 0; height: auto; justify-content: center; align-items: center;
+  color: #555; font-size: .85em; font-weight: 600; }}
+.hk-sb-grid .hk-sq {{ position: relative; width: 2.9em; height: 2.9em; margin: 0; padding: 0;
+  border: 2px solid transparent; border-radius: 0; color: transparent; }}
+{SQUARE} {{ background-repeat: no-repeat; background-position: center; background-size: 2.4em 2.4em; }}
+{SQUARE}.hk-sb-light {{ background-color: #f0d9b5; }}
+{SQUARE}.hk-sb-dark {{ background-color: #b58863; }}
+{SQUARE}.hk-captured {{ box-shadow: inset 0 0 0 4px #1f6fd1; }}
+{SQUARE}.hk-hint {{ outline-offset: -7px; }}
+{SQUARE}.hk-legal::after {{ content: ""; position: absolute; left: 50%; top: 50%; width: .8em; height: .8em;
+  margin: -.4em; border-radius: 50%; background: #1b7a2e; }}
+{SQUARE}.hk-legal.hk-jump::after {{ left: auto; top: 0; right: 0; margin: 0; width: 0; height: 0;
+  border-radius: 0; background: none; border-style: solid; border-width: 0 1.4em 1.4em 0;
+  border-color: transparent #1b7a2e transparent transparent; }}
+@media (forced-colors: active) {{ .hk-sb-grid .hk-sq {{ color: ButtonText; }} }}
+.hk-table .hk-sb-legend {{ color: #555; font-size: .85em; }}
+"""
+LEGEND = (
+    "Marks: • a square the piece you picked up can step to · ◥ a hatless friend it can pass its hat to (S2) · "
+    "double border: the piece picked up · ring: lost its hat in the moves just played (S3) · "
+    "dotted outline: the hint"
+)
+
+
+def piece_image(seat: int, hatted: bool) -> str:
+    """The renderer's SVG of a piece as a CSS ``url()``, so the buttons show the same pieces as the pictures."""
+    svg = piece_svg(seat, hatted).replace("<svg ", '<svg xmlns="http://www.w3.org/2000/svg" ', 1)
+    return f'url("data:image/svg+xml,{quote(svg)}")'
+
+
+def board_style() -> str:
+    """The board's style sheet: squares, marks and one background picture per kind of piece."""
+    pieces = "".join(
+        f"{SQUARE}.{piece_class(seat, hatted)} {{ background-image: {piece_image(seat, hatted)}; }}\n"
+        for seat in SIDES
+        for hatted in (True, False)
+    )
+    return f"<style>{BOARD_CSS}{pieces}</style>"
+
+
+def is_light(square: int) -> bool:
+    """Whether ``square`` is light: h1 is (S1), and the colours alternate along files and ranks."""
+    return (square % 8 + square // 8) % 2 == 1
+
+
+class SombreroTable(TableFrame):
+    """A Sombrero game at a table of a reader and a bot (or two readers); see the module docstring."""
+
+    def __init__(
+        self,
+        game: Game,
+        seats: Sequence[str] = ("reader", "strong"),
+        bot_delay: float = 0.8,
+        seed: int = 0,
+    ) -> None:
+        if game.game_id != "sombrero":
+            raise ValueError(f"SombreroTable shows a Sombrero game, not {game.game_id!r}")
+        self.selected: str | None = None
+        super().__init__(game, seats, bot_delay, seed)
+
+    # -- building (once) ---------------------------------------------------------
+
+    def build_table(self) -> list[widgets.Widget]:
+        self.squares = {square_name(square): self._square_button(square) for square in range(64)}
+        self.turn_line = html_line("hk-sb-turn")
+        grid = widgets.GridBox(self._grid_cells(), layout=widgets.Layout(grid_template_columns="1.6em repeat(8, auto)"))
+        grid.add_class("hk-sb-grid")
+        return [widgets.HTML(board_style()), self.turn_line, grid, html_line("hk-sb-legend", escape(LEGEND))]
+
+    def _square_button(self, square: int) -> widgets.Button:
+        """A square: it knows its name and colour; show_table gives it its piece, tooltip and marks."""
+        name = square_name(square)
+        button = named_button("", name, lambda: self.press(name), width=None)
+        button.add_class("hk-sq")
+        button.add_class("hk-sb-light" if is_light(square) else "hk-sb-dark")
+        return button
+
+    def _grid_cells(self) -> list[widgets.Widget]:
+        """Rank 8 at the top and White at the bottom: each rank's label and squares, then the file letters."""
+        cells: list[widgets.Widget] = []
+        for rank in "87654321":
+            cells += [html_line("hk-sb-label", rank), *(self.squares[file + rank] for file in FILES)]
+        return [*cells, html_line("hk-sb-label"), *(html_line("hk-sb-label", file) for file in FILES)]
+
+    # -- clicks ------------------------------------------------------------------
+
+    def press(self, name: str) -> None:
+        """A click on square ``name``: pick up or put down a piece, or act with the piece picked up."""
+        if name == self.selected or name in self._pickable(self._view()):
+            self.selected = None if name == self.selected else name
+            self.show_table(self._view())
+        elif self.selected is None:
+            self._explain_pick(name)
+        else:
+            self.try_move(self._notation(self.selected, name))
+
+    def _pickable(self, view: dict[str, Any]) -> set[str]:
+        """The squares of the hatted pieces the reader may pick up now (only hatted pieces act, S2)."""
+        if not self.decides():
+            return set()
+        return {name for name, piece in view["board"].items() if piece["side"] == view["to_move"] and piece["hatted"]}
+
+    def _explain_pick(self, name: str) -> None:
+        """Say why ``name`` cannot be picked up, in the engine's words.
+
+        A step that stays on its square is never legal, and the engine judges
+        its starting square first, so its reason says what is wrong there (no
+        piece, not yours, no hat), or whose turn it is.
+        """
+        reason = self.why_not(f"{name}-{name}") or ""
+        self.say(f"Pick up one of your hatted pieces first: {reason}." if self.decides() else reason, error=True)
+
+    def _notation(self, origin: str, target: str) -> str:
+        """A hat jump onto a hatless piece of the mover's side, a step anywhere else (S2)."""
+        view = self._view()
+        piece = view["board"].get(target)
+        onto_friend = piece is not None and piece["side"] == view["to_move"] and not piece["hatted"]
+        return str((Jump if onto_friend else Step)(parse_square(origin), parse_square(target)))
+
+    # -- showing -------------------------------------------------------------------
+
+    def show_table(self, view: dict[str, Any]) -> None:
+        if self.selected not in self._pickable(view):
+            self.selected = None
+        notes = self._annotations(view)
+        for name, button in self.squares.items():
+            _show_square(button, name, view, notes[name])
+        self.turn_line.value = escape(self._turn_text(view))
+
+    def _annotations(self, view: dict[str, Any]) -> defaultdict[str, list[tuple[str, str]]]:
+        """Each square's marks, each with the words its tooltip adds (empty words add none)."""
+        notes: defaultdict[str, list[tuple[str, str]]] = defaultdict(list)
+        if self.selected is not None:
+            notes[self.selected].append(("hk-selected", "picked up"))
+            for move in self.reader_moves():
+                if square_name(move.origin) == self.selected:
+                    notes[square_name(move.target)] += _target_notes(move)
+        lost, span = self._lost_hats(view)
+        for name in lost:
+            notes[name].append(("hk-captured", f"lost its hat in the last {_moves(span)} (S3)"))
+        if self.hint_move is not None:
+            hint = self.game.parse(self.hint_move)
+            for square in (hint.origin, hint.target):
+                notes[square_name(square)].append(("hk-hint", f"the hint: {hint}"))
+        return notes
+
+    def _lost_hats(self, view: dict[str, Any]) -> tuple[set[str], int]:
+        """The pieces that lost their hats in the moves the message line tells of and are still hatless (S3).
+
+        Returns them with the number of those moves: the reader's move and the
+        bot's answer since, or the one move stepped to.
+        """
+        start = min(self.narrated_from, self.shown_ply)
+        taken = {
+            name
+            for ply in range(start + 1, self.shown_ply + 1)
+            for name in self.game.state_at(ply).view(None)["last_captures"]
+        }
+        hatless = {name for name, piece in view["board"].items() if not piece["hatted"]}
+        return taken & hatless, self.shown_ply - start
+
+    def _turn_text(self, view: dict[str, Any]) -> str:
+        """Whose turn and which of its two actions comes next (S2), the hats each side has, the S5 count."""
+        names = view["names"]
+        hats = f"hats: {names[WHITE]} {view['hats'][WHITE]}, {names[BLACK]} {view['hats'][BLACK]}"
+        if view["to_move"] is None:
+            return f"{view['outcome']} · {hats}"
+        parts = [f"{self.seat_label(view['to_move'])}, action {3 - view['actions_left']} of 2", hats]
+        if view["endgame_counting"]:
+            white, black = view["endgame_actions"]
+            parts.append(
+                f"S5 draw count: {names[WHITE]} {white}/{ENDGAME_ACTIONS}, {names[BLACK]} {black}/{ENDGAME_ACTIONS}"
+            )
+        return " · ".join(parts)
+
+    def _view(self) -> dict[str, Any]:
+        return self.shown().view(self.viewer)
+
+
+def _show_square(button: widgets.Button, name: str, view: dict[str, Any], notes: list[tuple[str, str]]) -> None:
+    """Give a square button its piece (glyph and picture), its tooltip and its marks."""
+    piece = view["board"].get(name)
+    drawn = [piece_class(piece["side"], piece["hatted"])] if piece else []
+    button.description = GLYPHS[piece["side"], piece["hatted"]] if piece else ""
+    button.tooltip = "; ".join([f"{name}: {_contents(view, piece)}", *(words for _, words in notes if words)])
+    set_marks(button, drawn + [mark for mark, _ in notes], SQUARE_CLASSES)
+
+
+def _contents(view: dict[str, Any], piece: dict[str, Any] | None) -> str:
+    """What stands on a square, in the board pictures' words: "empty", "White, hatted"."""
+    if piece is None:
+        return "empty"
+    return f"{view['names'][piece['side']]}, {'hatted' if piece['hatted'] else 'hatless'}"
+
+
+def _target_notes(move: Step | Jump) -> list[tuple[str, str]]:
+    """The marks of a square the picked-up piece may act on: a dot for a step, a flag for a hat jump (S2)."""
+    origin = square_name(move.origin)
+    if isinstance(move, Jump):
+        return [("hk-legal", f"{origin} can pass its hat here ({move})"), ("hk-jump", "")]
+    return [("hk-legal", f"{origin} can step here ({move})")]
+
+
+def _moves(count: int) -> str:
+    return "move" if count == 1 else f"{count} moves"
