@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import html
+import json
+import re
 import socket
 import subprocess
 import time
@@ -82,11 +85,30 @@ def start_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Callable[
         stop(process)
 
 
-@pytest.fixture(scope="session")
-def assert_cells_ran() -> Callable[[str], None]:
-    """A check that a page Voilà rendered ran every cell: with tracebacks hidden, a failed cell leaves a sentence."""
+def code_sources(notebook: Path) -> list[str]:
+    """The sources of a notebook's code cells."""
+    cells = json.loads(notebook.read_text())["cells"]
+    return ["".join(cell["source"]) for cell in cells if cell["cell_type"] == "code"]
 
-    def check(page_html: str) -> None:
-        assert VOILA_CELL_ERROR not in page_html, "a notebook cell failed while Voilà rendered the page"
+
+def page_text(page_html: str) -> str:
+    """A page's text: tags dropped (code Voilà shows is split by highlighting tags), entities decoded."""
+    return html.unescape(re.sub(r"<[^>]+>", "", page_html))
+
+
+@pytest.fixture(scope="session")
+def assert_rendered() -> Callable[[str, Path], None]:
+    """A check of a page Voilà rendered from a notebook, as voila.json asks: every cell ran, no code shows.
+
+    With tracebacks hidden, a failed cell leaves one sentence. Only code cells of
+    two lines or more are looked for: a one-liner such as ``game.score()`` may
+    also be quoted in the prose.
+    """
+
+    def check(page_html: str, notebook: Path) -> None:
+        assert VOILA_CELL_ERROR not in page_html, f"a cell of {notebook.name} failed while Voilà rendered it"
+        text = page_text(page_html)
+        shown = [code for code in code_sources(notebook) if "\n" in code.strip() and code in text]
+        assert not shown, f"the code of {notebook.name} shows (strip_sources not applied): {shown[0][:60]!r}"
 
     return check

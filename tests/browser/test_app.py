@@ -11,6 +11,7 @@ from __future__ import annotations
 import ast
 import json
 import re
+import urllib.request
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -25,6 +26,7 @@ if TYPE_CHECKING:
     from playwright.sync_api import Locator, Page
 
 REPO = Path(__file__).resolve().parents[2]
+NOTEBOOKS = REPO / "notebooks"
 SCREENSHOT = REPO / "docs" / "hats-table.png"
 GAMES = ("Hats", "Hats Off!", "Madder than a Hatter", "Sombrero")
 TABLE_CALL = re.compile(
@@ -35,7 +37,7 @@ TABLE_CALL = re.compile(
 @pytest.fixture
 def replica() -> HatsTable:
     """The Hats notebook's interactive table, rebuilt with bots that answer at once."""
-    notebook = json.loads((REPO / "notebooks" / "hats.ipynb").read_text())
+    notebook = json.loads((NOTEBOOKS / "hats.ipynb").read_text())
     source = "\n".join("".join(cell["source"]) for cell in notebook["cells"] if cell["cell_type"] == "code")
     match = TABLE_CALL.search(source)
     assert match, "notebooks/hats.ipynb no longer builds its table as HatsTable(hatskit.new_game(...), seats=...)"
@@ -44,12 +46,12 @@ def replica() -> HatsTable:
 
 
 @pytest.fixture
-def open_notebook(page: Page, voila: str, assert_cells_ran: Callable[[str], None]) -> Callable[[str], None]:
-    """A function that loads a notebook as a Voilà page and checks that every cell ran."""
+def open_notebook(page: Page, voila: str, assert_rendered: Callable[[str, Path], None]) -> Callable[[str], None]:
+    """A function that loads a notebook as a Voilà page and checks that every cell ran with its code hidden."""
 
     def load(name: str) -> None:
         page.goto(f"{voila}/voila/render/{name}")  # returns once Voilà has run every cell
-        assert_cells_ran(page.content())
+        assert_rendered(page.content(), NOTEBOOKS / name)
 
     return load
 
@@ -110,6 +112,14 @@ def table_state(table: Locator) -> dict[str, list[str]]:
     buttons = table.locator("button").evaluate_all("buttons => buttons.map(b => `${b.textContent}|${b.title}`)")
     lines = [".hk-status", ".hk-seat", ".hk-info", ".hk-scorepanel"]
     return {"buttons": buttons} | {line: table.locator(line).all_inner_texts() for line in lines}
+
+
+@pytest.mark.parametrize("notebook", sorted(path.name for path in NOTEBOOKS.glob("*.ipynb")))
+def test_every_notebook_renders_in_voila_with_its_code_hidden(
+    notebook: str, voila: str, assert_rendered: Callable[[str, Path], None]
+) -> None:
+    with urllib.request.urlopen(f"{voila}/voila/render/{notebook}", timeout=300) as response:
+        assert_rendered(response.read().decode(), NOTEBOOKS / notebook)
 
 
 def test_index_names_every_game_and_links_to_hats(page: Page, open_notebook: Callable[[str], None]) -> None:
