@@ -59,10 +59,6 @@ def test_binder_pins_every_dependency_within_pyproject_ranges() -> None:
         assert pins[name] in dependency.specifier, f"binder pins {name}=={pins[name]}, pyproject wants {dependency}"
 
 
-def test_binder_installs_the_repository_itself() -> None:
-    assert "-e ." in REQUIREMENTS.read_text().splitlines()
-
-
 @pytest.mark.slow
 def test_binder_environment_serves_the_index_page(
     tmp_path: Path, start_server: Callable[[list[str], str], Server], assert_rendered: Callable[[str, Path], None]
