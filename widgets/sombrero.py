@@ -32,20 +32,20 @@ import ipywidgets as widgets
 from hatskit.core import Game
 from hatskit.render.common import escape
 from hatskit.render.sombrero import piece_svg
-from hatskit.sombrero import BLACK, ENDGAME_ACTIONS, FILES, WHITE, Jump, Step, parse_square, square_name
+from hatskit.sombrero import BLACK, ENDGAME_ACTIONS, FILES, SIDES, WHITE, Jump, Step, parse_square, square_name
 from widgets.frame import TableFrame, html_line, named_button, set_marks
 
-SIDES = (WHITE, BLACK)
+SEATS = (WHITE, BLACK)
 GLYPHS = {(WHITE, True): "△", (WHITE, False): "○", (BLACK, True): "▲", (BLACK, False): "●"}
 MARKS = ("hk-legal", "hk-jump", "hk-selected", "hk-hint", "hk-captured")
 
 
 def piece_class(seat: int, hatted: bool) -> str:
     """The CSS class that draws a piece: ``hk-sb-white-hatted``, ``hk-sb-black-hatless``, ..."""
-    return f"hk-sb-{('white', 'black')[seat]}-{'hatted' if hatted else 'hatless'}"
+    return f"hk-sb-{SIDES[seat]}-{'hatted' if hatted else 'hatless'}"
 
 
-PIECE_CLASSES = tuple(piece_class(seat, hatted) for seat in SIDES for hatted in (True, False))
+PIECE_CLASSES = tuple(piece_class(seat, hatted) for seat in SEATS for hatted in (True, False))
 SQUARE_CLASSES = (*PIECE_CLASSES, *MARKS)
 SQUARE = ".hk-table .hk-sb-grid .jupyter-button.hk-sq"  # beats the shared sheet's `background` on marks
 BOARD_CSS = f"""
@@ -84,7 +84,7 @@ def board_style() -> str:
     """The board's style sheet: squares, marks and one background picture per kind of piece."""
     pieces = "".join(
         f"{SQUARE}.{piece_class(seat, hatted)} {{ background-image: {piece_image(seat, hatted)}; }}\n"
-        for seat in SIDES
+        for seat in SEATS
         for hatted in (True, False)
     )
     return f"<style>{BOARD_CSS}{pieces}</style>"
