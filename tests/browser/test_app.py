@@ -94,10 +94,12 @@ def totals_of(replica: HatsTable) -> list[str]:
 
 
 def hand_card(table: Locator, card: str) -> Locator:
+    """The reader's hand card, found by its tooltip as a screen reader would name it."""
     return table.locator(f'button[title="{card} in your hand"]')
 
 
 def position(table: Locator, number: int) -> Locator:
+    """The tea table's position ``number``, found by its tooltip ("position 2: ♦4")."""
     return table.locator(f'button[title^="position {number}:"]')
 
 
