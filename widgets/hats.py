@@ -144,7 +144,7 @@ class HatsTable(TableFrame):
         """One seat: who sits there, markers, hand (backs for others), collection and black hats."""
         mine = seat == view["seat"]
         notes = [f"{view['played'][seat]}/{MAIN_ACTIONS} main actions"]
-        notes += ["🍪 last cookie"] if view["cookie"] == seat else []
+        notes += ["holds the last cookie"] if view["cookie"] == seat else []
         notes += ["▶ to move"] if view["to_move"] == seat else []
         count = view["hand_sizes"][seat]
         hand = f"{count} card(s), shown below" if mine else back_html("hidden card") * count
@@ -171,7 +171,7 @@ ENDMARK = '<span class="hk-card" title="the Ø end of the table">Ø</span>'
 def _info_html(view: dict[str, Any]) -> str:
     """Deck, discard pile, cookie holder, teams and a waiting swap: all public."""
     names = view["names"]
-    holder = f"🍪 {names[view['cookie']]}" if view["cookie"] is not None else "on the napkin (nobody)"
+    holder = names[view["cookie"]] if view["cookie"] is not None else "on the napkin (nobody)"
     lines = [f"deck: {view['deck_size']} cards · discard pile: {view['discard_size']} · last cookie (H10): {holder}"]
     if view["teams"]:
         teams = " against ".join(" + ".join(names[seat] for seat in team) for team in view["teams"])
