@@ -43,7 +43,7 @@ import random
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, NamedTuple
+from typing import Any, ClassVar, NamedTuple
 
 from hatskit.core import (
     Event,
@@ -139,52 +139,42 @@ class Exchange:
 
 
 @dataclass(frozen=True)
-class BlackHat:
+class _CardMove:
+    """A move that names one hand card after a keyword: ``black ♥5``."""
+
+    keyword: ClassVar[str]
+    card: Card
+
+    def __str__(self) -> str:
+        return f"{self.keyword} {self.card}"
+
+
+class BlackHat(_CardMove):
     """Put ``card`` face down into the collection (H3)."""
 
-    card: Card
-
-    def __str__(self) -> str:
-        return f"black {self.card}"
+    keyword = "black"
 
 
-@dataclass(frozen=True)
-class Discard:
+class Discard(_CardMove):
     """Optional action: discard ``card`` and draw (H4)."""
 
-    card: Card
-
-    def __str__(self) -> str:
-        return f"discard {self.card}"
+    keyword = "discard"
 
 
-@dataclass(frozen=True)
-class Swap:
+class Swap(_CardMove):
     """Four players' optional action: give ``card`` face down to the partner (H5)."""
 
-    card: Card
-
-    def __str__(self) -> str:
-        return f"swap {self.card}"
+    keyword = "swap"
 
 
-@dataclass(frozen=True)
-class Back:
+class Back(_CardMove):
     """The partner's answer to a swap: the card given back (H5)."""
 
-    card: Card
-
-    def __str__(self) -> str:
-        return f"back {self.card}"
+    keyword = "back"
 
 
 HatsMove = Exchange | BlackHat | Discard | Swap | Back
-_WORD_MOVES: dict[str, type[BlackHat | Discard | Swap | Back]] = {
-    "black": BlackHat,
-    "discard": Discard,
-    "swap": Swap,
-    "back": Back,
-}
+_WORD_MOVES: dict[str, type[_CardMove]] = {kind.keyword: kind for kind in (BlackHat, Discard, Swap, Back)}
 
 
 def parse_move(text: str) -> HatsMove:
