@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 import pytest
 
 if TYPE_CHECKING:
-    from playwright.sync_api import Browser, Page
+    from playwright.sync_api import Browser, Locator, Page
 
     from tests.conftest import Server
 
@@ -77,3 +77,17 @@ def page(browser: Browser) -> Iterator[Page]:
     tab.set_default_timeout(WIDGET_TIMEOUT_MS)
     yield tab
     context.close()
+
+
+@pytest.fixture
+def open_table(page: Page, assert_rendered: Callable[[str, Path], None]) -> Callable[[str, Path], Locator]:
+    """A function that opens a notebook as a Voilà page, checks how it rendered, and returns its first table."""
+
+    def open_first_table(base_url: str, notebook: Path) -> Locator:
+        page.goto(f"{base_url}/voila/render/{notebook.name}")  # returns once Voilà has run every cell
+        assert_rendered(page.content(), notebook)
+        table = page.locator(".hk-table").first
+        table.wait_for()
+        return table
+
+    return open_first_table

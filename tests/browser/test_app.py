@@ -57,12 +57,9 @@ def open_notebook(page: Page, voila: str, assert_rendered: Callable[[str, Path],
 
 
 @pytest.fixture
-def hats_table(page: Page, open_notebook: Callable[[str], None]) -> Locator:
+def hats_table(open_table: Callable[[str, Path], Locator], voila: str) -> Locator:
     """The Hats notebook's interactive table, the first on the page, once its widgets show."""
-    open_notebook("hats.ipynb")
-    table = page.locator(".hk-table").first
-    table.wait_for()
-    return table
+    return open_table(voila, NOTEBOOKS / "hats.ipynb")
 
 
 def hidden_cards(replica: HatsTable) -> set[str]:

@@ -21,7 +21,7 @@ import hatskit
 from hatskit.sombrero import square_name
 
 if TYPE_CHECKING:
-    from playwright.sync_api import Locator, Page
+    from playwright.sync_api import Locator
 
     from tests.conftest import Server
 
@@ -40,20 +40,6 @@ from widgets import SombreroTable
 SombreroTable(hatskit.load({json.dumps(CAPTURE)}), seats=("reader", "greedy"))
 """
 Served = tuple[str, Path]  # a Voilà server's base URL and the notebook it serves
-
-
-@pytest.fixture
-def render(page: Page, assert_rendered: Callable[[str, Path], None]) -> Callable[[str, Path], Locator]:
-    """A function that opens a notebook as a Voilà page, checks how it rendered, and returns its first table."""
-
-    def open_table(base_url: str, notebook: Path) -> Locator:
-        page.goto(f"{base_url}/voila/render/{notebook.name}")  # returns once Voilà has run every cell
-        assert_rendered(page.content(), notebook)
-        table = page.locator(".hk-table").first
-        table.wait_for()
-        return table
-
-    return open_table
 
 
 @pytest.fixture(scope="module")
@@ -84,9 +70,9 @@ def style_of(button: Locator, name: str) -> str:
 
 
 def test_sombrero_board_shows_pieces_and_plays_a_step_by_keyboard(
-    render: Callable[[str, Path], Locator], voila: str
+    open_table: Callable[[str, Path], Locator], voila: str
 ) -> None:
-    table = render(voila, SOMBRERO_NOTEBOOK)
+    table = open_table(voila, SOMBRERO_NOTEBOOK)
     game = hatskit.new_game("sombrero")
     assert len(titles(table)) == 64 and square(table, "e1").get_attribute("title") == "e1: White, hatted"
     assert (style_of(square(table, "h1"), "backgroundColor"), style_of(square(table, "a1"), "backgroundColor")) == (
@@ -105,8 +91,11 @@ def test_sombrero_board_shows_pieces_and_plays_a_step_by_keyboard(
     assert square(table, "e2").get_attribute("title") == "e2: White, hatted"
 
 
-def test_sombrero_illegal_step_says_why_and_changes_nothing(render: Callable[[str, Path], Locator], voila: str) -> None:
-    table = render(voila, SOMBRERO_NOTEBOOK)
+OpenTable = Callable[[str, Path], "Locator"]
+
+
+def test_sombrero_illegal_step_says_why_and_changes_nothing(open_table: OpenTable, voila: str) -> None:
+    table = open_table(voila, SOMBRERO_NOTEBOOK)
     square(table, "e1").click()
     table.locator('button.hk-selected[title^="e1:"]').wait_for()
     before = titles(table)
@@ -117,8 +106,8 @@ def test_sombrero_illegal_step_says_why_and_changes_nothing(render: Callable[[st
     assert message.inner_text() == reason and titles(table) == before
 
 
-def test_sombrero_capture_by_clicks_takes_the_hat(render: Callable[[str, Path], Locator], puzzle: Served) -> None:
-    table = render(*puzzle)
+def test_sombrero_capture_by_clicks_takes_the_hat(open_table: Callable[[str, Path], Locator], puzzle: Served) -> None:
+    table = open_table(*puzzle)
     assert square(table, "d4").get_attribute("title") == "d4: Black, hatted"
     square(table, "b3").click()
     table.locator('button.hk-selected[title^="b3:"]').wait_for()
