@@ -143,7 +143,7 @@ class GameSpec:
     new_state: Callable[[int | None, int, Any], State]
     parse_move: Callable[[str], Any]
     load_position: Callable[[Mapping[str, Any]], State]
-    render_html: Callable[[State], str]
+    render_html: Callable[[Any], str]  # takes the game's own state class
 
 
 def make_options(options_type: type, given: Mapping[str, Any], game_id: str) -> Any:

@@ -174,7 +174,8 @@ class Back(_CardMove):
 
 
 HatsMove = Exchange | BlackHat | Discard | Swap | Back
-_WORD_MOVES: dict[str, type[_CardMove]] = {kind.keyword: kind for kind in (BlackHat, Discard, Swap, Back)}
+CardMove = BlackHat | Discard | Swap | Back
+_WORD_MOVES: dict[str, type[CardMove]] = {kind.keyword: kind for kind in (BlackHat, Discard, Swap, Back)}
 
 
 def parse_move(text: str) -> HatsMove:
@@ -414,7 +415,7 @@ class HatsState:
         if self.turn is not None:
             return None
         sheet = self.score()
-        sides = TEAMS if self.players == 4 else tuple((seat,) for seat in range(self.players))
+        sides: tuple[tuple[int, ...], ...] = TEAMS if self.players == 4 else tuple((s,) for s in range(self.players))
         keys = {side: self._winning_key(side, sheet) for side in sides}
         return _outcome_from_keys(keys, self.seat_names())
 

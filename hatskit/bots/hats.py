@@ -76,7 +76,7 @@ class MonteCarloBot:
 
     def estimate(self, view: dict[str, Any], legal: Sequence[HatsMove]) -> list[Estimate]:
         """Candidates ranked best first, after both rounds of simulation."""
-        candidates = [m for m in legal if not isinstance(m, Discard | Swap)] or list(legal)
+        candidates: list[HatsMove] = [m for m in legal if not isinstance(m, Discard | Swap)] or list(legal)
         worlds = [deal_world(view, self.rng) for _ in range(self.first_round)]
         ranked = self._rank(candidates, worlds, view["seat"])
         finalists = [e.move for e in ranked[: self.finalists]]

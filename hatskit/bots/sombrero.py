@@ -163,6 +163,9 @@ def reach(board: list[int], bits: list[int], seat: int, jump_captures: bool) -> 
     return Reach(best[0], best[1], best[2], best[3], steps)
 
 
+EVALUATION_WEIGHTS = (100, 70, -35, 2)  # hats, threat, danger, mobility
+
+
 class Evaluation(NamedTuple):
     """The terms of the evaluation, from the side about to act (see the module docstring)."""
 
@@ -171,17 +174,15 @@ class Evaluation(NamedTuple):
     danger: int
     mobility: int
 
-    WEIGHTS = (100, 70, -35, 2)
-
     @property
     def total(self) -> int:
-        hats, threat, danger, mobility = self.WEIGHTS
+        hats, threat, danger, mobility = EVALUATION_WEIGHTS
         return hats * self.hats + threat * self.threat + danger * self.danger + mobility * self.mobility
 
     def explain(self) -> str:
         parts = ("hats", "threat", "danger", "mobility")
         return ", ".join(
-            f"{name} {term:+d}×{weight}" for name, term, weight in zip(parts, self, self.WEIGHTS, strict=True)
+            f"{name} {term:+d}×{weight}" for name, term, weight in zip(parts, self, EVALUATION_WEIGHTS, strict=True)
         )
 
 
