@@ -378,7 +378,7 @@ class HatsState:
         if all(count == MAIN_ACTIONS for count in self.played):
             self.turn = None
             favorites = ", ".join(f"{SEAT_NAMES[s]} {hand[0]}" for s, hand in enumerate(self.hands))
-            events.append(Event(f"Every player has made {MAIN_ACTIONS} main actions: the game ends.", "H6"))
+            events.append(Event(f"Every player has made {MAIN_ACTIONS} main actions: the game ends", "H6"))
             events.append(Event(f"Favorite hats revealed: {favorites}", "H6"))
         else:
             self.turn = (seat + 1) % self.players
@@ -521,7 +521,7 @@ def favorite_line(seat: int, favorite: Card, collection: Sequence[Card]) -> Scor
 
 def distinct_types(collection: Sequence[Card], black_hats: int) -> int:
     """Types in a collection, all black hats together counting as one (H10)."""
-    return len({card.kind for card in collection}) + (1 if black_hats else 0)
+    return len({kind for kind, _ in collection}) + (1 if black_hats else 0)
 
 
 def cookie_holder(
