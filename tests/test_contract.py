@@ -26,8 +26,8 @@ VARIANTS: dict[str, list[dict[str, Any]]] = {
     "hats": [{"players": 2}, {"players": 3}, {"players": 4}, {"players": 2, "removed": ["★", "♠"]}],
     "sombrero": [{}, {"jump_captures": True}],
 }
-# Checked positions per variant: about 150 Hats games, or a few dozen long Sombrero ones.
-PLY_BUDGET = int(os.environ.get("HATSKIT_RANDOM_PLIES", "5000"))
+# Checked positions per variant: 160 to 380 Hats games, or about 30 long Sombrero ones.
+PLY_BUDGET = int(os.environ.get("HATSKIT_RANDOM_PLIES", "8000"))
 PLY_CAP = 300
 
 
