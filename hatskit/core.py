@@ -111,12 +111,6 @@ class Outcome:
         return self.reason
 
 
-class Move(Protocol):
-    """A move of any game: ``str(move)`` is its notation."""
-
-    def __str__(self) -> str: ...
-
-
 class State(Protocol):
     """What a game module's state class offers; the rules live there."""
 
@@ -138,7 +132,6 @@ class GameSpec:
     """How the generic machinery builds, parses and loads one game."""
 
     game_id: str
-    title: str
     options_type: type
     new_state: Callable[[int | None, int, Any], State]
     parse_move: Callable[[str], Any]

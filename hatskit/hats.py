@@ -728,7 +728,6 @@ def _render(state: HatsState) -> str:
 
 SPEC = GameSpec(
     game_id="hats",
-    title="Hats",
     options_type=HatsOptions,
     new_state=new_state,
     parse_move=parse_move,

@@ -612,7 +612,6 @@ def _render(state: SombreroState) -> str:
 
 SPEC = GameSpec(
     game_id="sombrero",
-    title="Sombrero",
     options_type=SombreroOptions,
     new_state=new_state,
     parse_move=parse_move,
