@@ -43,7 +43,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ClassVar
 
 from hatskit.core import (
     Event,
@@ -225,25 +225,27 @@ def take_back(board: list[int], action: Action, taken: Sequence[int]) -> None:
 
 
 @dataclass(frozen=True)
-class Step:
+class _SquareMove:
+    """An action from square ``origin`` to a neighbouring ``target``, written with a separator."""
+
+    separator: ClassVar[str]
+    origin: int
+    target: int
+
+    def __str__(self) -> str:
+        return f"{square_name(self.origin)}{self.separator}{square_name(self.target)}"
+
+
+class Step(_SquareMove):
     """A hatted piece moves from ``origin`` to the empty neighbouring ``target`` (S2)."""
 
-    origin: int
-    target: int
-
-    def __str__(self) -> str:
-        return f"{square_name(self.origin)}-{square_name(self.target)}"
+    separator = "-"
 
 
-@dataclass(frozen=True)
-class Jump:
+class Jump(_SquareMove):
     """The hat on ``origin`` jumps onto the neighbouring hatless friend on ``target`` (S2)."""
 
-    origin: int
-    target: int
-
-    def __str__(self) -> str:
-        return f"{square_name(self.origin)}>{square_name(self.target)}"
+    separator = ">"
 
 
 SombreroMove = Step | Jump

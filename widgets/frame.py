@@ -6,7 +6,8 @@ is), a message line (the narration of the last moves, or why a move is not
 allowed), step-through controls with a slider over the history, undo, a hint
 from the strong bot, the score panel and the bots that sit at the table.
 
-A subclass writes three things:
+A subclass names its game (``game_id``, ``game_title``) and its
+``default_seats``, and writes three things:
 
 - :meth:`TableFrame.build_table` builds its widgets once and returns the rows
   of the table area;
@@ -35,7 +36,7 @@ from __future__ import annotations
 import asyncio
 import html
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, ClassVar
 
 import ipywidgets as widgets
 
@@ -51,10 +52,17 @@ SEAT_KINDS = (READER, *BOT_KINDS)
 class TableFrame(widgets.VBox):
     """A game at a table: the table area a subclass fills, and the shared controls around it."""
 
-    def __init__(self, game: Game, seats: Sequence[str], bot_delay: float = 0.8, seed: int = 0) -> None:
+    game_id: ClassVar[str]  # the game a subclass draws
+    game_title: ClassVar[str]
+    default_seats: ClassVar[tuple[str, ...]]
+
+    def __init__(self, game: Game, seats: Sequence[str] | None = None, bot_delay: float = 0.8, seed: int = 0) -> None:
+        if game.game_id != self.game_id:
+            raise ValueError(f"{type(self).__name__} shows a {self.game_title} game, not {game.game_id!r}")
         super().__init__()
         self.game = game
-        self.seats = check_seats(seats, len(game.seat_names))
+        self.selected: str | None = None  # what the reader has picked up: a card, a square
+        self.seats = check_seats(self.default_seats if seats is None else seats, len(game.seat_names))
         self.reader_seats = [seat for seat, kind in enumerate(self.seats) if kind == READER]
         self.bots: dict[int, Bot] = {
             seat: make_bot(game.game_id, kind, seed=seed + seat)

@@ -15,12 +15,11 @@ their public events, never by their notation.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from typing import Any
 
 import ipywidgets as widgets
 
-from hatskit.core import Game
 from hatskit.hats import HAND_SIZE, KIND_NAMES, KINDS, MAIN_ACTIONS, Back, BlackHat, Discard, Exchange, Swap, partner
 from hatskit.render.common import back_html, escape
 from hatskit.render.hats import hat_card_html
@@ -33,17 +32,9 @@ CARD_CLASSES = ("hk-card", *(f"hk-k-{name}" for name in KIND_NAMES.values()), "h
 class HatsTable(TableFrame):
     """A Hats game at a table of readers and bots; see the module docstring."""
 
-    def __init__(
-        self,
-        game: Game,
-        seats: Sequence[str] = ("reader", "greedy", "strong"),
-        bot_delay: float = 0.8,
-        seed: int = 0,
-    ) -> None:
-        if game.game_id != "hats":
-            raise ValueError(f"HatsTable shows a Hats game, not {game.game_id!r}")
-        self.selected: str | None = None
-        super().__init__(game, seats, bot_delay, seed)
+    game_id = "hats"
+    game_title = "Hats"
+    default_seats = ("reader", "greedy", "strong")
 
     # -- building (once) ---------------------------------------------------------
 

@@ -23,13 +23,11 @@ where a forced-colours mode drops background pictures.
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Sequence
 from typing import Any
 from urllib.parse import quote
 
 import ipywidgets as widgets
 
-from hatskit.core import Game
 from hatskit.render.common import escape
 from hatskit.render.sombrero import piece_svg
 from hatskit.sombrero import BLACK, ENDGAME_ACTIONS, FILES, SIDES, WHITE, Jump, Step, parse_square, square_name
@@ -98,17 +96,9 @@ def is_light(square: int) -> bool:
 class SombreroTable(TableFrame):
     """A Sombrero game at a table of a reader and a bot (or two readers); see the module docstring."""
 
-    def __init__(
-        self,
-        game: Game,
-        seats: Sequence[str] = ("reader", "strong"),
-        bot_delay: float = 0.8,
-        seed: int = 0,
-    ) -> None:
-        if game.game_id != "sombrero":
-            raise ValueError(f"SombreroTable shows a Sombrero game, not {game.game_id!r}")
-        self.selected: str | None = None
-        super().__init__(game, seats, bot_delay, seed)
+    game_id = "sombrero"
+    game_title = "Sombrero"
+    default_seats = ("reader", "strong")
 
     # -- building (once) ---------------------------------------------------------
 
