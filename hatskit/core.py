@@ -91,9 +91,9 @@ class ScoreSheet:
         return f"<ScoreSheet totals={self.totals}{teams} final={self.final}>"
 
     def _repr_html_(self) -> str:
-        from hatskit.render.common import scoresheet_html
+        from hatskit.render.common import scoresheet_html, style_tag
 
-        return scoresheet_html(self)
+        return style_tag() + scoresheet_html(self)
 
 
 @dataclass(frozen=True)

@@ -56,7 +56,11 @@ def back_html(label: str = "hidden card") -> str:
 
 
 def scoresheet_html(sheet: ScoreSheet) -> str:
-    """The score sheet as a table: one row per line, a total per seat (and team)."""
+    """The score sheet as a table: one row per line, a total per seat (and team).
+
+    Without the style sheet: a page that shows many sheets (the score panel)
+    carries it once; ``ScoreSheet._repr_html_`` adds it for a lone sheet.
+    """
     rows = []
     totals = sheet.totals
     for seat, name in enumerate(sheet.seat_names):
@@ -68,7 +72,7 @@ def scoresheet_html(sheet: ScoreSheet) -> str:
         rows.append(_row(f"team {members}", "team total", points, "", total=True))
     caption = "" if sheet.final else f"<caption>If the game ended now{_note(sheet.note)}</caption>"
     head = '<tr><th>player</th><th>category</th><th class="hk-pts">points</th><th>why</th></tr>'
-    return f'{style_tag()}<table class="hk hk-score">{caption}{head}{"".join(rows)}</table>'
+    return f'<table class="hk hk-score">{caption}{head}{"".join(rows)}</table>'
 
 
 def _note(note: str) -> str:
