@@ -27,7 +27,7 @@ def play_match(seed: int, kinds: tuple[str, str, str], hero: int) -> float:
     game = hatskit.new_game("hats", players=3, seed=seed)
     bots = [make_bot("hats", kind, seed * 10 + seat) for seat, kind in enumerate(kinds)]
     while not game.is_over:
-        game.play(bots[game.to_move].choose(game))
+        game.play(bots[game.to_move].choose(game.seat_view(game.to_move)))
     winners = game.outcome().winners
     return 1 / len(winners) if hero in winners else 0.0
 
@@ -52,7 +52,7 @@ def decision_points(count: int) -> list[hatskit.Game]:
     for seed in range(count):
         game = hatskit.new_game("hats", players=3, seed=seed)
         for _ in range(seed % 20):
-            game.play(greedy.choose(game))
+            game.play(greedy.choose(game.seat_view(game.to_move)))
         points.append(game)
     return points
 
@@ -62,7 +62,7 @@ def hint_times(kind: str, games: list[hatskit.Game]) -> list[float]:
     times = []
     for game in games:
         start = time.perf_counter()
-        bot.hint(game)
+        bot.hint(game.seat_view(game.to_move))
         times.append(time.perf_counter() - start)
     return times
 

@@ -49,7 +49,7 @@ def sample_positions(count: int, seed: int) -> list[Game]:
         )
         stop = rng.randrange(4, 60)
         while not game.is_over and game.ply < stop:
-            game.play(bots[game.to_move].choose(game))
+            game.play(bots[game.to_move].choose(game.seat_view(game.to_move)))
         if not game.is_over and game.state.actions_left == 2:  # type: ignore[attr-defined]
             positions.append(game)
     return positions
@@ -61,7 +61,7 @@ def seconds_per_turn(make: BotMaker, positions: list[Game]) -> list[float]:
     for number, game in enumerate(positions):
         bot = make(number)
         start = time.perf_counter()
-        bot.choose(game)
+        bot.choose(game.seat_view(game.to_move))
         times.append(time.perf_counter() - start)
     return times
 
@@ -71,7 +71,7 @@ def play_out(white: Bot, black: Bot, turn_cap: int) -> int | None:
     game = hatskit.new_game("sombrero")
     bots = (white, black)
     while not game.is_over and game.ply < 2 * turn_cap:
-        game.play(bots[game.to_move].choose(game))
+        game.play(bots[game.to_move].choose(game.seat_view(game.to_move)))
     outcome = game.outcome()
     return outcome.winners[0] if outcome is not None and outcome.winners else None
 

@@ -112,11 +112,21 @@ class Outcome:
 
 
 class State(Protocol):
-    """What a game module's state class offers; the rules live there."""
+    """What a game module's state class offers; the rules live there.
+
+    Several seats may act at once (a race in Hats Off!): ``acting`` names them,
+    and a move knows its seat (``seat_of``). A turn-based game inherits all of
+    that from :class:`TurnBased` and only says ``to_move``.
+    """
 
     @property
     def to_move(self) -> int | None: ...
-    def legal_moves(self) -> list[Any]: ...
+    @property
+    def acting(self) -> tuple[int, ...]: ...
+    @property
+    def is_over(self) -> bool: ...
+    def seat_of(self, move: Any) -> int: ...
+    def legal_moves(self, seat: int | None = None) -> list[Any]: ...
     def why_illegal(self, move: Any) -> str | None: ...
     def apply(self, move: Any) -> list[Event]: ...
     def copy(self) -> Self: ...
@@ -127,9 +137,36 @@ class State(Protocol):
     def seat_names(self) -> tuple[str, ...]: ...
 
 
+class TurnBased:
+    """The many-seats part of the contract for a game where one seat decides at a time."""
+
+    to_move: Any  # int | None, a property of the state class
+
+    @property
+    def acting(self) -> tuple[int, ...]:
+        """The one seat to move, or none when the game is over."""
+        return () if self.to_move is None else (self.to_move,)
+
+    @property
+    def is_over(self) -> bool:
+        return self.to_move is None
+
+    def seat_of(self, move: Any) -> int:
+        """A turn-based move is made by the seat to move."""
+        return self.to_move
+
+
 @dataclass(frozen=True)
 class GameSpec:
-    """How the generic machinery builds, parses and loads one game."""
+    """How the generic machinery builds, parses, loads, draws and seats bots for one game.
+
+    This is a game's one registration point: ``hatskit.GAMES`` lists the specs.
+    ``sample_world`` builds a full state that agrees with one seat's view, the
+    cards that seat cannot see dealt at random (a perfect-information game
+    loads the view as it is): it is how bots think without reading the game.
+    ``bot_module`` names the module whose ``BOTS`` maps a bot kind to a factory
+    taking a seed; it is imported only when a bot is asked for.
+    """
 
     game_id: str
     options_type: type
@@ -137,6 +174,8 @@ class GameSpec:
     parse_move: Callable[[str], Any]
     load_position: Callable[[Mapping[str, Any]], State]
     render_html: Callable[[Any], str]  # takes the game's own state class
+    sample_world: Callable[[Mapping[str, Any], random.Random], State]
+    bot_module: str
 
 
 def make_options(options_type: type, given: Mapping[str, Any], game_id: str) -> Any:
@@ -201,11 +240,22 @@ class Game:
 
     @property
     def to_move(self) -> int | None:
+        """The seat to move in a turn-based position (None when over, or when several may act)."""
         return self.state.to_move
 
     @property
+    def acting(self) -> tuple[int, ...]:
+        """The seats that may act now; empty when the game is over."""
+        return self.state.acting
+
+    @property
     def is_over(self) -> bool:
-        return self.state.to_move is None
+        return self.state.is_over
+
+    @property
+    def movers(self) -> list[int]:
+        """The seat that made each move of the history."""
+        return [state.seat_of(move) for state, move in zip(self.states, self.moves, strict=False)]
 
     @property
     def history(self) -> list[Any]:
@@ -223,8 +273,11 @@ class Game:
         """A move object from notation (or the move itself)."""
         return self.spec.parse_move(move) if isinstance(move, str) else move
 
-    def legal_moves(self) -> list[Any]:
-        return [] if self.is_over else self.state.legal_moves()
+    def legal_moves(self, seat: int | None = None) -> list[Any]:
+        """The legal moves of ``seat``, or of every acting seat when no seat is named."""
+        if seat is not None and seat not in self.acting:
+            return []
+        return [] if self.is_over else self.state.legal_moves(seat)
 
     def why_illegal(self, move: Any) -> str | None:
         """None when the move is legal now, else the sentence that says why not."""
@@ -273,6 +326,10 @@ class Game:
         """What ``seat`` may see now (None: a spectator who sees only the public)."""
         return self.state.view(seat)
 
+    def seat_view(self, seat: int) -> SeatView:
+        """All that ``seat`` may know of this game: what bots and hints are given."""
+        return SeatView(self, seat)
+
     def record(self) -> dict[str, Any]:
         """A JSON-safe record that ``load`` replays to this exact game."""
         return {**self.head, "moves": [str(move) for move in self.moves]}
@@ -286,3 +343,52 @@ class Game:
 
     def __repr__(self) -> str:
         return f"<Game {self.game_id} ply={self.ply} to_move={self.to_move}>"
+
+
+class SeatView:
+    """One seat's window on a game: all a bot or a hint may read.
+
+    It answers with the seat's view (hidden cards masked), the seat's legal
+    moves, the public score sheet, the seat's own earlier views and worlds
+    sampled to agree with its view; it hands out no state of the game, so a bot
+    cannot read a card its seat may not see.
+    """
+
+    __slots__ = ("_game", "seat")
+
+    def __init__(self, game: Game, seat: int) -> None:
+        self._game = game
+        self.seat = seat
+
+    @property
+    def game_id(self) -> str:
+        return self._game.game_id
+
+    @property
+    def ply(self) -> int:
+        return self._game.ply
+
+    @property
+    def seat_names(self) -> tuple[str, ...]:
+        return self._game.seat_names
+
+    def view(self) -> dict[str, Any]:
+        return self._game.view(self.seat)
+
+    def legal_moves(self) -> list[Any]:
+        return self._game.legal_moves(self.seat)
+
+    def parse(self, move: Any) -> Any:
+        return self._game.parse(move)
+
+    def score(self) -> ScoreSheet:
+        """The public score sheet (secret cards left out until the end)."""
+        return self._game.score()
+
+    def past_views(self) -> list[dict[str, Any]]:
+        """This seat's view after each ply so far, the current one last (what it has seen)."""
+        return [state.view(self.seat) for state in self._game.states]
+
+    def sample_world(self, rng: random.Random) -> State:
+        """A full state that agrees with this seat's view, the unseen cards dealt by ``rng``."""
+        return self._game.spec.sample_world(self.view(), rng)

@@ -53,6 +53,7 @@ from hatskit.core import (
     RecordError,
     ScoreLine,
     ScoreSheet,
+    TurnBased,
     copy_rng,
     make_options,
     options_dict,
@@ -210,7 +211,7 @@ class PendingSwap:
 
 
 @dataclass
-class HatsState:
+class HatsState(TurnBased):
     """A whole Hats position, hidden cards included. The deck's top is its end."""
 
     players: int
@@ -258,7 +259,7 @@ class HatsState:
             self.cookie,
         )
 
-    def legal_moves(self) -> list[HatsMove]:
+    def legal_moves(self, seat: int | None = None) -> list[HatsMove]:
         seat = self.to_move
         if seat is None:
             return []
@@ -571,6 +572,44 @@ def _tie_break_used(best: tuple[int, int, int], others: Sequence[tuple[int, int,
     return f": tied on {best[0]} points and black hats, holds the cookie"
 
 
+# ---------------------------------------------------------------- worlds (what a bot imagines)
+
+
+def sample_world(view: Mapping[str, Any], rng: random.Random) -> HatsState:
+    """A full state agreeing with one seat's ``view``: the cards it cannot see dealt at random."""
+    seat = view["seat"]
+    players = view["players"]
+    options = make_options(HatsOptions, view["options"], "hats")
+    hand = _card_list(view["hand"])
+    own_black = _card_list(view["my_black_hats"])
+    swap_card = [parse_card(view["swap_card"])] if "swap_card" in view else []
+    table = _card_list(view["table"])
+    collections = [_card_list(c) for c in view["collections"]]
+    seen = {*hand, *own_black, *swap_card, *table, *(card for c in collections for card in c)}
+    unseen = [card for card in cards_of_game(players, options) if card not in seen]
+    rng.shuffle(unseen)
+    hands = [hand if s == seat else _take(unseen, view["hand_sizes"][s]) for s in range(players)]
+    blacks = [own_black if s == seat else _take(unseen, view["black_hat_counts"][s]) for s in range(players)]
+    discard = _take(unseen, view["discard_size"])
+    state = HatsState(
+        players, options, table, hands, collections, blacks, list(view["played"]), unseen, discard,
+        random.Random(rng.random()), view["turn"], view["optional_used"], None, view["cookie"],
+    )  # fmt: skip
+    if view["swap_waiting"] is not None:
+        state.pending = PendingSwap(view["swap_waiting"], swap_card[0] if swap_card else unseen.pop())
+    return state
+
+
+def _card_list(names: Sequence[str]) -> list[Card]:
+    return [parse_card(name) for name in names]
+
+
+def _take(pool: list[Card], count: int) -> list[Card]:
+    taken = pool[-count:] if count else []
+    del pool[len(pool) - count :]
+    return taken
+
+
 # ---------------------------------------------------------------- setup and loading
 
 
@@ -733,4 +772,6 @@ SPEC = GameSpec(
     parse_move=parse_move,
     load_position=load_position,
     render_html=_render,
+    sample_world=sample_world,
+    bot_module="hatskit.bots.hats",
 )

@@ -40,6 +40,7 @@ Notation: a square is its file and rank (``e4``). Moves: ``e1-e2`` a step,
 
 from __future__ import annotations
 
+import random
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -53,6 +54,7 @@ from hatskit.core import (
     RecordError,
     ScoreLine,
     ScoreSheet,
+    TurnBased,
     make_options,
     options_dict,
 )
@@ -273,7 +275,7 @@ def move_of(board: Sequence[int], action: Action) -> SombreroMove:
 
 
 @dataclass
-class SombreroState:
+class SombreroState(TurnBased):
     """A whole Sombrero position; ``turn`` is None once the game is over."""
 
     options: SombreroOptions
@@ -305,7 +307,7 @@ class SombreroState:
             list(self.last_captures),
         )
 
-    def legal_moves(self) -> list[SombreroMove]:
+    def legal_moves(self, seat: int | None = None) -> list[SombreroMove]:
         if self.turn is None:
             return []
         return [move_of(self.board, action) for action in actions_of(self.board, self.turn)]
@@ -495,6 +497,7 @@ class SombreroState:
             "empty_turns": self.empty_turns,
             "options": options_dict(self.options),
             "outcome": None if ending is None else ending.reason,
+            "position": self.position(),  # all of it is public: what a bot loads to think
         }
 
     def position(self) -> dict[str, Any]:
@@ -512,6 +515,15 @@ class SombreroState:
             "empty_turns": self.empty_turns,
             "last_captures": [square_name(square) for square in self.last_captures],
         }
+
+
+# ---------------------------------------------------------------- worlds (what a bot imagines)
+
+
+def sample_world(view: Mapping[str, Any], rng: random.Random) -> SombreroState:
+    """The state a seat's view shows: Sombrero hides nothing, so there is nothing to sample."""
+    del rng
+    return load_position(view["position"])
 
 
 # ---------------------------------------------------------------- setup and loading
@@ -619,4 +631,6 @@ SPEC = GameSpec(
     parse_move=parse_move,
     load_position=load_position,
     render_html=_render,
+    sample_world=sample_world,
+    bot_module="hatskit.bots.sombrero",
 )

@@ -20,6 +20,7 @@ import pytest
 
 import hatskit
 from hatskit import HatskitError, IllegalMoveError, InvalidMoveError, RecordError
+from hatskit.bots import BOT_KINDS, make_bot
 
 # Option sets worth covering per game; a game not listed runs with its defaults.
 VARIANTS: dict[str, list[dict[str, Any]]] = {
@@ -48,6 +49,11 @@ def check_position(game: hatskit.Game) -> None:
     """Everything that must hold in any position of any game."""
     legal = game.legal_moves()
     assert bool(legal) != game.is_over, "legal moves exist exactly while the game is not over"
+    assert bool(game.acting) != game.is_over, "some seat may act exactly while the game is not over"
+    by_seat = [game.legal_moves(seat) for seat in range(len(game.seat_names))]
+    for seat, moves in enumerate(by_seat):
+        assert bool(moves) == (seat in game.acting), f"seat {seat} has moves iff it is acting"
+    assert sorted(map(str, legal)) == sorted(str(m) for moves in by_seat for m in moves)
     for move in legal:
         assert game.why_illegal(move) is None, f"{move} is listed as legal but why_illegal objects"
         assert game.why_illegal(str(move)) is None, f"notation {move} does not parse back to a legal move"
@@ -61,12 +67,16 @@ def check_position(game: hatskit.Game) -> None:
 
 
 def random_game(game_id: str, options: dict[str, Any], seed: int, check: bool = True) -> hatskit.Game:
+    """A game played by random acting seats choosing random moves of their own."""
     game = hatskit.new_game(game_id, seed=seed, **options)
     rng = random.Random(seed)
     while not game.is_over and game.ply < PLY_CAP:
         if check:
             check_position(game)
-        game.play(rng.choice(game.legal_moves()))
+        seat = rng.choice(game.acting)
+        move = rng.choice(game.legal_moves(seat))
+        game.play(move)
+        assert game.movers[-1] == seat, "the move is credited to the seat that made it"
     if check:
         check_position(game)
     return game
@@ -170,6 +180,27 @@ def test_malformed_records_name_the_problem(game_id: str) -> None:
     for text, expected in cases.items():
         with pytest.raises(RecordError, match=expected):
             hatskit.load(text)
+
+
+@pytest.mark.parametrize(("game_id", "options"), variants())
+def test_bots_decide_from_their_seats_view_alone(game_id: str, options: dict[str, Any]) -> None:
+    """A world that agrees with a seat's view, the hidden cards dealt otherwise, gets the same decisions.
+
+    So no bot reads a card its seat may not see: it is handed a SeatView, and
+    whatever lies behind the view, its choice is the same.
+    """
+    spec = hatskit.GAMES[game_id]
+    for seed in range(3):
+        played = random_game(game_id, options, seed, check=False)
+        ply = random.Random(seed).randrange(played.ply)
+        game = hatskit.load(played.state_at(ply).position())
+        for seat in game.acting:
+            view = game.view(seat)
+            other = hatskit.Game(spec, game.head, [spec.sample_world(view, random.Random(seed + 99))])
+            assert other.view(seat) == view, "a sampled world agrees with the view it came from"
+            for kind in BOT_KINDS:
+                chosen = [make_bot(game_id, kind, seed=7).choose(g.seat_view(seat)) for g in (game, other)]
+                assert str(chosen[0]) == str(chosen[1]), f"the {kind} bot read more than its seat's view"
 
 
 def test_unknown_game_and_options_are_refused() -> None:

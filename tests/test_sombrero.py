@@ -345,7 +345,7 @@ def test_bots_return_legal_moves_for_both_actions_of_a_turn(jump_captures: bool)
         bot = make_bot("sombrero", kind, seed=3)
         bot.budget = QUICK
         for _ in range(4):
-            move = bot.choose(game)
+            move = bot.choose(game.seat_view(game.to_move))
             assert game.why_illegal(move) is None
             game.play(move)
 
@@ -355,9 +355,9 @@ def test_bots_play_the_second_action_they_planned() -> None:
         game = board(white=("a1", "e5", "b8"), black=("c7", "d6", "h8", "h1"))
         bot = make_bot("sombrero", kind, seed=1)
         bot.budget = QUICK
-        first = bot.hint(game)
+        first = bot.hint(game.seat_view(game.to_move))
         game.play(first.move)
-        second = bot.hint(game)
+        second = bot.hint(game.seat_view(game.to_move))
         assert second.reason == f"completes the planned turn: {first.reason}"
         assert f"{first.move} then {second.move}" in first.reason
         assert game.why_illegal(second.move) is None
@@ -383,7 +383,7 @@ def test_greedy_and_strong_take_a_winning_action(pieces: dict[str, Any], winning
         game = board(**pieces)
         bot = make_bot("sombrero", kind, seed=2)
         bot.budget = QUICK
-        game.play(bot.choose(game))
+        game.play(bot.choose(game.seat_view(game.to_move)))
         assert [str(move) for move in game.history] == [winning]
         assert game.outcome() == hatskit.Outcome((0,), "White wins: Black has only one hatted piece left (S4)")
 
@@ -392,6 +392,6 @@ def test_strong_hint_explains_the_whole_turn() -> None:
     game = board(white=("a1", "e5", "b8"), black=("c7", "d6", "h8", "h1"))
     bot = make_bot("sombrero", "strong", seed=1)
     bot.budget = QUICK
-    hint = bot.hint(game)
+    hint = bot.hint(game.seat_view(game.to_move))
     assert hint.reason.startswith(f"plays {hint.move}")
     assert "after this turn: hats" in hint.reason

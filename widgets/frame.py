@@ -176,7 +176,7 @@ class TableFrame(widgets.VBox):
         if not self.decides():
             self.say("A hint is for your own decision, and this one is not yours.", error=True)
             return
-        hint = self._strong_bot().hint(shown)
+        hint = self._strong_bot().hint(shown.seat_view(self.viewer))
         self.hint_move = hint.move
         self.refresh()
         self.say(f"Hint: {hint.move}. {hint.reason}")
@@ -223,7 +223,8 @@ class TableFrame(widgets.VBox):
     def _play_bot(self) -> None:
         follow = self.live
         start = self.game.ply
-        self.game.play(self.bots[self.game.to_move].choose(self.game))
+        seat = self.game.to_move
+        self.game.play(self.bots[seat].choose(self.game.seat_view(seat)))
         if follow:
             self._moved_to(self.game.ply, narrate_from=min(self.narrated_from, start))
         else:

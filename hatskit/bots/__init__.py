@@ -1,16 +1,18 @@
 """Players the computer can seat: ``random``, ``greedy`` and a ``strong`` bot per game.
 
     >>> bot = make_bot("hats", "strong", seed=1)
-    >>> hint = bot.hint(game)      # Hint(move, reason)
-    >>> game.play(bot.choose(game))
+    >>> hint = bot.hint(game.seat_view(game.to_move))      # Hint(move, reason)
+    >>> game.play(bot.choose(game.seat_view(game.to_move)))
 
-``random`` and ``greedy`` work for every game; a game module registers its own
-``strong`` bot (and may register a ``greedy`` that suits it better). A bot sees
-only what its seat may see where a game hides information.
+A bot is given a :class:`~hatskit.core.SeatView`, never the game: it sees only
+what its seat may see. ``random`` and ``greedy`` work for every game; a game's
+spec names its bot module (``GameSpec.bot_module``), whose ``BOTS`` adds the
+game's ``strong`` bot and may replace the generic ``greedy``.
 """
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable
 
 from hatskit.bots.base import Bot, GreedyBot, Hint, RandomBot
@@ -18,25 +20,18 @@ from hatskit.core import HatskitError
 
 BOT_KINDS = ("random", "greedy", "strong")
 _GENERIC: dict[str, Callable[[int], Bot]] = {"random": RandomBot, "greedy": GreedyBot}
-_PER_GAME: dict[tuple[str, str], Callable[[int], Bot]] = {}
-
-
-def register_bot(game_id: str, kind: str, factory: Callable[[int], Bot]) -> None:
-    """A game's own bot of ``kind`` (taking a seed) joins the registry."""
-    _PER_GAME[game_id, kind] = factory
 
 
 def make_bot(game_id: str, kind: str, seed: int = 0) -> Bot:
     """A bot of ``kind`` for ``game_id``, with its own seeded generator."""
-    _load_game_bots()
-    factory = _PER_GAME.get((game_id, kind)) or _GENERIC.get(kind)
+    from hatskit import spec_of
+
+    spec = spec_of(game_id)
+    own: dict[str, Callable[[int], Bot]] = importlib.import_module(spec.bot_module).BOTS
+    factory = own.get(kind) or _GENERIC.get(kind)
     if factory is None:
         raise HatskitError(f"no {kind!r} bot for {game_id!r}; kinds are: {', '.join(BOT_KINDS)}")
     return factory(seed)
 
 
-def _load_game_bots() -> None:
-    from hatskit.bots import hats, sombrero  # noqa: F401  (each module registers its bots on import)
-
-
-__all__ = ["BOT_KINDS", "Bot", "GreedyBot", "Hint", "RandomBot", "make_bot", "register_bot"]
+__all__ = ["BOT_KINDS", "Bot", "GreedyBot", "Hint", "RandomBot", "make_bot"]

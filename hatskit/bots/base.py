@@ -6,7 +6,7 @@ import random
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from hatskit.core import Game, ScoreSheet
+from hatskit.core import ScoreSheet, SeatView
 
 
 @dataclass(frozen=True)
@@ -21,12 +21,12 @@ class Hint:
 
 
 class Bot(Protocol):
-    """Anything that picks a move for the seat to move."""
+    """Anything that picks a move for a seat from what that seat may know."""
 
     name: str
 
-    def choose(self, game: Game) -> Any: ...
-    def hint(self, game: Game) -> Hint: ...
+    def choose(self, seat_view: SeatView) -> Any: ...
+    def hint(self, seat_view: SeatView) -> Hint: ...
 
 
 def margin(sheet: ScoreSheet, seat: int) -> int:
@@ -47,18 +47,18 @@ class RandomBot:
     def __init__(self, seed: int = 0) -> None:
         self.rng = random.Random(seed)
 
-    def choose(self, game: Game) -> Any:
-        return self.rng.choice(game.legal_moves())
+    def choose(self, seat_view: SeatView) -> Any:
+        return self.rng.choice(seat_view.legal_moves())
 
-    def hint(self, game: Game) -> Hint:
-        return Hint(self.choose(game), "picked at random among the legal moves")
+    def hint(self, seat_view: SeatView) -> Hint:
+        return Hint(self.choose(seat_view), "picked at random among the legal moves")
 
 
 class GreedyBot:
     """Looks one move ahead: the move that most improves its lead on the score sheet.
 
-    The score sheet only holds public information, so trying a move on a copy
-    of the state tells this bot nothing its seat may not know.
+    It tries each move in one world sampled from its seat's view and reads the
+    public score sheet there, which does not depend on the cards it cannot see.
     """
 
     name = "greedy"
@@ -66,20 +66,20 @@ class GreedyBot:
     def __init__(self, seed: int = 0) -> None:
         self.rng = random.Random(seed)
 
-    def choose(self, game: Game) -> Any:
-        return self.hint(game).move
+    def choose(self, seat_view: SeatView) -> Any:
+        return self.hint(seat_view).move
 
-    def hint(self, game: Game) -> Hint:
-        seat = game.to_move
-        assert seat is not None, "the game is over"
-        before = margin(game.score(), seat)
-        gains = {move: self._margin_after(game, move, seat) - before for move in game.legal_moves()}
+    def hint(self, seat_view: SeatView) -> Hint:
+        seat = seat_view.seat
+        before = margin(seat_view.score(), seat)
+        world = seat_view.sample_world(self.rng)
+        gains = {move: self._margin_after(world, move, seat) - before for move in seat_view.legal_moves()}
         best = max(gains.values())
         move = self.rng.choice([m for m, gain in gains.items() if gain == best])
         return Hint(move, f"changes the lead over the best opponent by {best:+d} points right now")
 
     @staticmethod
-    def _margin_after(game: Game, move: Any, seat: int) -> int:
-        after = game.state.copy()
+    def _margin_after(world: Any, move: Any, seat: int) -> int:
+        after = world.copy()
         after.apply(move)
         return margin(after.score(), seat)

@@ -24,22 +24,17 @@ from dataclasses import dataclass
 from statistics import fmean
 from typing import Any
 
-from hatskit.bots import register_bot
 from hatskit.bots.base import Hint, margin
-from hatskit.core import Game, make_options
+from hatskit.core import SeatView
 from hatskit.hats import (
     Back,
     BlackHat,
-    Card,
     Discard,
     Exchange,
     HatsMove,
-    HatsOptions,
     HatsState,
-    PendingSwap,
     Swap,
-    cards_of_game,
-    parse_card,
+    sample_world,
 )
 
 
@@ -66,23 +61,21 @@ class MonteCarloBot:
         self.finalists = finalists
         self.final_round = final_round  # worlds per finalist
 
-    def choose(self, game: Game) -> HatsMove:
-        return self.hint(game).move
+    def choose(self, seat_view: SeatView) -> HatsMove:
+        return self.hint(seat_view).move
 
-    def hint(self, game: Game) -> Hint:
-        seat = game.to_move
-        assert seat is not None, "the game is over"
-        estimates = self.estimate(game.view(seat), game.legal_moves())
+    def hint(self, seat_view: SeatView) -> Hint:
+        estimates = self.estimate(seat_view.view(), seat_view.legal_moves())
         return Hint(estimates[0].move, _reason(estimates))
 
     def estimate(self, view: dict[str, Any], legal: Sequence[HatsMove]) -> list[Estimate]:
         """Candidates ranked best first, after both rounds of simulation."""
         candidates: list[HatsMove] = [m for m in legal if not isinstance(m, Discard | Swap)] or list(legal)
         first_worlds = max(4, min(12, self.first_round // len(candidates)))
-        worlds = [deal_world(view, self.rng) for _ in range(first_worlds)]
+        worlds = [sample_world(view, self.rng) for _ in range(first_worlds)]
         ranked = self._rank(candidates, worlds, view["seat"])
         finalists = [e.move for e in ranked[: self.finalists]]
-        worlds += [deal_world(view, self.rng) for _ in range(self.final_round - first_worlds)]
+        worlds += [sample_world(view, self.rng) for _ in range(self.final_round - first_worlds)]
         return self._rank(finalists, worlds, view["seat"]) + ranked[self.finalists :]
 
     def _rank(self, moves: Sequence[HatsMove], worlds: Sequence[HatsState], seat: int) -> list[Estimate]:
@@ -110,41 +103,6 @@ def rollout_move(state: HatsState, rng: random.Random) -> HatsMove:
     return BlackHat(card)
 
 
-def deal_world(view: dict[str, Any], rng: random.Random) -> HatsState:
-    """A full state agreeing with ``view``: the unseen cards dealt at random."""
-    seat = view["seat"]
-    players = view["players"]
-    options = make_options(HatsOptions, view["options"], "hats")
-    hand = _cards(view["hand"])
-    own_black = _cards(view["my_black_hats"])
-    swap_card = [parse_card(view["swap_card"])] if "swap_card" in view else []
-    table = _cards(view["table"])
-    collections = [_cards(c) for c in view["collections"]]
-    seen = {*hand, *own_black, *swap_card, *table, *(card for c in collections for card in c)}
-    unseen = [card for card in cards_of_game(players, options) if card not in seen]
-    rng.shuffle(unseen)
-    hands = [hand if s == seat else _take(unseen, view["hand_sizes"][s]) for s in range(players)]
-    blacks = [own_black if s == seat else _take(unseen, view["black_hat_counts"][s]) for s in range(players)]
-    discard = _take(unseen, view["discard_size"])
-    state = HatsState(
-        players, options, table, hands, collections, blacks, list(view["played"]), unseen, discard,
-        random.Random(rng.random()), view["turn"], view["optional_used"], None, view["cookie"],
-    )  # fmt: skip
-    if view["swap_waiting"] is not None:
-        state.pending = PendingSwap(view["swap_waiting"], swap_card[0] if swap_card else unseen.pop())
-    return state
-
-
-def _cards(names: Sequence[str]) -> list[Card]:
-    return [parse_card(name) for name in names]
-
-
-def _take(pool: list[Card], count: int) -> list[Card]:
-    taken = pool[-count:] if count else []
-    del pool[len(pool) - count :]
-    return taken
-
-
 def _reason(ranked: Sequence[Estimate]) -> str:
     best = ranked[0]
     text = (
@@ -156,4 +114,4 @@ def _reason(ranked: Sequence[Estimate]) -> str:
     return text
 
 
-register_bot("hats", "strong", MonteCarloBot)
+BOTS = {"strong": MonteCarloBot}

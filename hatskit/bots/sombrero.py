@@ -24,9 +24,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from hatskit.bots import register_bot
 from hatskit.bots.base import Hint
-from hatskit.core import Game
+from hatskit.core import SeatView
 from hatskit.sombrero import (
     DIRECTIONS,
     EMPTY,
@@ -229,12 +228,12 @@ class TurnBot:
         self.rng = random.Random(seed)
         self._pending: tuple[PositionKey, Hint] | None = None
 
-    def choose(self, game: Game) -> SombreroMove:
-        return self.hint(game).move
+    def choose(self, seat_view: SeatView) -> SombreroMove:
+        return self.hint(seat_view).move
 
-    def hint(self, game: Game) -> Hint:
+    def hint(self, seat_view: SeatView) -> Hint:
         """The next action of the planned turn, with the reason for the whole turn."""
-        state = game.state
+        state = seat_view.sample_world(self.rng)
         assert isinstance(state, SombreroState) and state.turn is not None, "a Sombrero game in progress"
         if self._pending is not None and self._pending[0] == _position_key(state):
             return self._pending[1]
@@ -613,5 +612,4 @@ class SombreroStrong(TurnBot):
         return Plan(result.actions, explain_turn(state, result))
 
 
-register_bot("sombrero", "greedy", SombreroGreedy)
-register_bot("sombrero", "strong", SombreroStrong)
+BOTS = {"greedy": SombreroGreedy, "strong": SombreroStrong}
