@@ -11,10 +11,15 @@ from hatskit.core import ScoreSheet, SeatView
 
 @dataclass(frozen=True)
 class Hint:
-    """A suggested move and a reason a reader can follow."""
+    """A suggested move, one sentence a 12-year-old follows, and the numbers behind it.
+
+    ``reason`` is what a table shows ("this puts your third ♠ on position 6");
+    ``detail`` is for the curious, folded away behind a "why?".
+    """
 
     move: Any
     reason: str
+    detail: str = ""
 
     def __str__(self) -> str:
         return f"{self.move}: {self.reason}"
