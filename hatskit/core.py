@@ -203,8 +203,12 @@ def options_dict(options: Any) -> dict[str, Any]:
 
 
 def copy_rng(rng: random.Random) -> random.Random:
-    """An independent generator in the same state, so copies replay the same draws."""
-    twin = random.Random()
+    """An independent generator in the same state, so copies replay the same draws.
+
+    Made without ``__init__``, which would first seed it from the system's entropy
+    only for ``setstate`` to overwrite it: that seeding was a quarter of a move's time.
+    """
+    twin = random.Random.__new__(random.Random)
     twin.setstate(rng.getstate())
     return twin
 
