@@ -1,6 +1,6 @@
 """Hats (ThunderGryph Games, 2019): exchange hats with the tea table.
 
-Rules in brief (rulings from RULINGS.md in brackets):
+Rules in brief (ruling ids of docs/rulings.md in brackets):
 
 - 42 cards: seven types (★ ♠ ♥ ♣ ♦ ✿ ⎈) with values 1-6. Two players leave out
   two types (✿ and ⎈ unless the ``removed`` option names others) and use a table
@@ -21,7 +21,7 @@ Rules in brief (rulings from RULINGS.md in brackets):
   distinct types, with the tie-breaks of H10, and moves during play. Most points
   wins; ties go to most black hats, then the cookie, else the win is shared [H11].
 
-Decisions of hatskit where neither the rulebooks nor RULINGS.md speak:
+Decisions of hatskit where neither the rulebooks nor docs/rulings.md speak:
 
 - When a discard meets an empty deck, the discard pile is shuffled into a new
   deck *before* the discarded card joins it, so a player never draws back the
@@ -459,7 +459,7 @@ class HatsState(TurnBased):
         return shown
 
     def position(self) -> dict[str, Any]:
-        """The DESIGN.md position format, with the deck order and rule state."""
+        """The position format (docs/rulings.md, "Positions"), with the deck order and rule state."""
         return {
             "game": "hats",
             "players": self.players,

@@ -1,4 +1,4 @@
-"""The contract every registered game keeps (DESIGN.md, "hatskit: the contract").
+"""The contract every registered game keeps (hatskit/core.py and README, "Layout").
 
 A game joins this suite by being registered in ``hatskit.GAMES``. Seeded random
 games (a budget of checked positions per variant; over a thousand games in all)
