@@ -429,7 +429,7 @@ class HatsOffState:
         if self.phase == "over":
             return "the game is over (O7)"
         if not 0 <= move.seat < self.players:
-            return f"there is no {SEAT_NAMES[move.seat]} in a {self.players}-player game"
+            return f"there is no {move._prefix()[:-1]} in a {self.players}-player game"
         if isinstance(move, Wear):
             return self._wear_reason(move)
         if isinstance(move, Flip):
@@ -587,7 +587,7 @@ class HatsOffState:
         """Everyone has moved: go through the moves in order of time, equal times by seat (O3)."""
         made = [move for move in self.submitted if move is not None]
         timed = sorted((m for m in made if isinstance(m, Play | Call)), key=lambda m: (m.ms, m.seat))
-        events = [Event(_settle_text(made, self.players), "O3")]
+        events = [Event(_settle_text(made), "O3")]
         settling = _Settling(callable=list(self.loose))
         self.loose = []
         for move in timed:
@@ -891,7 +891,9 @@ class HatsOffView(TypedDict):
 # ---------------------------------------------------------------- narration helpers
 
 
-def _settle_text(made: Sequence[HatsOffMove], players: int) -> str:
+def _settle_text(made: Sequence[HatsOffMove]) -> str:
+    if not made:
+        return "Nobody can play or call for a card in this race"
     passed = [SEAT_NAMES[m.seat] for m in made if isinstance(m, Pass)]
     text = "Everyone has moved: the race is settled in order of time, equal times by seat"
     return text + (f" (passed: {', '.join(passed)})" if passed else "")
@@ -1003,7 +1005,10 @@ class _PositionReader:
     def kinds(self, name: str, listed: object) -> list[str]:
         if not isinstance(listed, list):
             raise RecordError(f"field {name!r} must be a list of hats, not {listed!r}")
-        kinds = [parse_kind(item, RecordError) for item in listed]
+        try:
+            kinds = [parse_kind(item, RecordError) for item in listed]
+        except RecordError as error:
+            raise RecordError(f"field {name!r}: {error}") from None
         self.seen.update(kinds)
         over = [kind for kind in KINDS if self.seen[kind] > COPIES]
         if over:
@@ -1057,10 +1062,10 @@ class _PositionReader:
         state.flipper = _seat_field(data, "flipper", players, 0)
         state.last_winner = _seat_field(data, "last_winner", players, None, allow_none=True)
         state.round = _count_field(data, "round", 1, state.options.best_of, 1)
-        state.flips, state.race = _count_field(data, "flips", 0, 56, 0), _count_field(data, "race", 0, 10**6, 0)
+        state.flips, state.race = _count_field(data, "flips", 0, 10**6, 0), _count_field(data, "race", 0, 10**6, 0)
         state.called = [_count_field({"called": n}, "called", 0, 56) for n in self.per_seat("called", [0] * players)]
         state.head_changes = [
-            _count_field({"head_changes": n}, "head_changes", 0, 56)
+            _count_field({"head_changes": n}, "head_changes", 0, 10**6)
             for n in self.per_seat("head_changes", [0] * players)
         ]
         state.looking = [bool(x) for x in self.per_seat("looking", [False] * players)]
