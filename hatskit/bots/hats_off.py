@@ -150,7 +150,9 @@ class RacerBot:
     def _wear(self, seat: int, hand: list[str]) -> Hint:
         twice = sorted({kind for kind in hand if hand.count(kind) > 1})
         if twice:
-            why = f"you hold two of the {KIND_NAMES[twice[0]]}s, so your hand still covers {len(set(hand))} hats"
+            why = (
+                f"you hold two {KIND_NAMES[twice[0]]} cards, so your hand still covers {len(set(hand))} different hats"
+            )
             return Hint(Wear(seat, twice[0]), why)
         kind = self.rng.choice(sorted(hand))
         return Hint(Wear(seat, kind), "your four cards are all different, so any of them will do")
