@@ -540,3 +540,21 @@ def test_a_whole_bot_game_ends_with_every_card_accounted_for() -> None:
     cards = [*state.deck, *state.pile, *(k for h in state.hands for k in h), *(h for h in state.heads if h)]
     cards += [k for w in state.won for k in w]
     assert Counter(cards) == Counter(all_cards())
+
+
+# ---------------------------------------------------------------- pictures
+
+
+def test_a_seats_picture_shows_its_own_cards_only_each_hat_named() -> None:
+    from hatskit.render.hats_off import table_html
+
+    game = hatskit.load(position(loose=[{"kind": "party", "owner": 2, "fell": True}]))
+    ben = table_html(game.state, 1)
+    assert "Ben&#x27;s fez" in ben and "Ana&#x27;s top hat" not in ben and "Cleo&#x27;s chef" not in ben
+    assert "Ben&#x27;s head card, face down" in ben and "Ana&#x27;s head card, face down" in ben
+    assert 'aria-label="top card: fez"' in ben and "loose party hat, fell off Cleo" in ben
+    assert "Race 1 for the fez: waiting for Ana, Ben and Cleo (O3)" in ben
+    teaching = game._repr_html_()
+    assert "Ana&#x27;s top hat" in teaching and "Ana&#x27;s head card: fez" in teaching
+    shown = {kind for kind in KINDS if f'data-hat="{kind}"' in teaching}
+    assert shown == {"fez", "party", *(k for h in game.state.hands for k in h), *game.state.heads}
