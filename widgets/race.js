@@ -1,0 +1,238 @@
+// The Hats Off! race pad: the flipped card, the reader's cards and buttons, keys, and a stopwatch.
+//
+// The kernel sends only the reader's own view (hand, the head card while it may be seen, the
+// public pile and loose cards). Each decision the kernel opens has a number, `turn`. When a
+// turn's picture has been drawn (the first animation frame after the DOM changed), the
+// stopwatch starts; a click or a key press stops it, and the move goes to the kernel with
+// that reaction time in seconds. Network delay on the way in or out never counts: the race
+// is settled on these times. With no answer after `timeout` seconds the pad passes.
+
+const KEYS = { h: "head", H: "head", " ": "off", p: "pass", P: "pass", f: "flip", F: "flip" };
+let lastPad = null; // the pad the reader used last: it takes the keys when nothing else has focus
+
+function button(className, label) {
+  const b = document.createElement("button");
+  b.type = "button";
+  b.className = `hk-race-btn ${className}`;
+  b.setAttribute("aria-label", label);
+  b.title = label;
+  return b;
+}
+
+function setEnabled(b, on) {
+  b.setAttribute("aria-disabled", on ? "false" : "true"); // not `disabled`: a focused button keeps the keys
+  b.classList.toggle("hk-race-off", !on);
+}
+
+function render({ model, el }) {
+  const pad = document.createElement("div");
+  pad.className = "hk hk-race";
+  pad.tabIndex = 0;
+  pad.setAttribute("role", "group");
+  pad.setAttribute("aria-label", "Hats Off! race: keys 1-4 your cards, H head card, space Hats Off!, P pass, F flip");
+  pad.innerHTML = `
+    <div class="hk-race-prompt" aria-live="polite"></div>
+    <div class="hk-race-centre">
+      <div class="hk-race-top"></div>
+      <div class="hk-race-loose"></div>
+    </div>
+    <div class="hk-race-result" aria-live="polite"></div>
+    <div class="hk-race-you">
+      <div class="hk-race-headbox"><div class="hk-race-caption">your head</div></div>
+      <div class="hk-race-handbox"><div class="hk-race-caption">your hand</div><div class="hk-race-hand"></div></div>
+    </div>
+    <div class="hk-race-actions"></div>
+    <div class="hk-race-clock"><div class="hk-race-bar"></div></div>
+    <div class="hk-race-said"></div>`;
+  el.appendChild(pad);
+  const $ = (selector) => pad.querySelector(selector);
+  const headButton = button("hk-race-head", "your head card (key H)");
+  $(".hk-race-headbox").appendChild(headButton);
+  const offButton = button("hk-race-call", "Hats Off! (space bar)");
+  offButton.textContent = "Hats Off!  ␣";
+  const passButton = button("hk-race-pass", "pass (key P)");
+  passButton.textContent = "pass  P";
+  const flipButton = button("hk-race-flip", "flip the next card (key F)");
+  flipButton.textContent = "flip  F";
+  $(".hk-race-actions").append(offButton, passButton, flipButton);
+
+  let turn = -1; // the decision on screen
+  let open = false; // the reader may still answer it
+  let shownAt = null; // performance.now() when it was drawn
+  let timer = null;
+
+  const cardHtml = (kind) => model.get("cards")[kind] || "";
+  const handActions = () => model.get("hand").map((kind) => (model.get("phase") === "wear" ? `wear ${kind}` : kind));
+
+  function answer(action, event) {
+    if (!open || shownAt === null) return;
+    const stamp = event && event.timeStamp ? event.timeStamp : performance.now();
+    const seconds = Math.max(0, (stamp - shownAt) / 1000);
+    open = false;
+    clearTimeout(timer);
+    pad.dataset.answered = action;
+    pad.classList.remove("hk-race-running");
+    $(".hk-race-said").textContent = timed() ? `you: ${action} after ${seconds.toFixed(3)} s` : "";
+    model.send({ answer: action, turn, seconds });
+    draw();
+  }
+
+  const timed = () => model.get("phase") === "race";
+
+  function allowed(action) {
+    if (!open) return false;
+    const phase = model.get("phase");
+    if (phase === "flip") return action === "flip";
+    if (phase === "wear") return handActions().includes(action);
+    if (phase !== "race") return false;
+    if (action === "off") return model.get("can_call");
+    if (action === "head") return model.get("has_head") && model.get("top") !== null;
+    if (action === "pass") return true;
+    return model.get("top") !== null && model.get("hand").includes(action);
+  }
+
+  function draw() {
+    const phase = model.get("phase");
+    const top = model.get("top");
+    $(".hk-race-prompt").textContent = model.get("prompt");
+    $(".hk-race-result").textContent = model.get("result");
+    const under = model.get("under");
+    $(".hk-race-top").innerHTML = top
+      ? cardHtml(top).replace("hk-ho-card", "hk-ho-card hk-race-big") +
+        (under ? `<div class="hk-race-note">${under} card${under > 1 ? "s" : ""} under it</div>` : "")
+      : `<div class="hk-race-note">${phase === "race" ? "no card to match" : "the pile is empty"}</div>`;
+    $(".hk-race-top").setAttribute("aria-label", top ? `top card: ${top}` : "no top card");
+    $(".hk-race-loose").innerHTML = model
+      .get("loose")
+      .map((card) => `<div class="hk-race-loosecard" title="${card.label}">${cardHtml(card.kind)}<small>${card.label}</small></div>`)
+      .join("");
+    drawHand(phase);
+    drawHead();
+    setEnabled(offButton, allowed("off"));
+    setEnabled(passButton, allowed("pass"));
+    setEnabled(flipButton, allowed("flip"));
+    offButton.style.display = phase === "race" ? "" : "none";
+    passButton.style.display = phase === "race" ? "" : "none";
+    flipButton.style.display = phase === "flip" ? "" : "none";
+    if (model.get("answer")) $(".hk-race-said").textContent = model.get("answer");
+  }
+
+  function drawHand(phase) {
+    const hand = $(".hk-race-hand");
+    const kinds = model.get("hand");
+    const actions = handActions();
+    while (hand.children.length < kinds.length) hand.appendChild(button("hk-race-card", ""));
+    while (hand.children.length > kinds.length) hand.lastChild.remove();
+    kinds.forEach((kind, index) => {
+      const b = hand.children[index];
+      const verb = phase === "wear" ? "put on your head" : "play";
+      const label = `${verb}: your ${kind} (key ${index + 1})`;
+      b.setAttribute("aria-label", label);
+      b.title = label;
+      b.dataset.action = actions[index];
+      b.innerHTML = `${cardHtml(kind)}<kbd>${index + 1}</kbd>`;
+      setEnabled(b, allowed(actions[index]));
+    });
+  }
+
+  function drawHead() {
+    const head = model.get("head");
+    if (!model.get("has_head")) {
+      headButton.innerHTML = `<span class="hk-race-note">no head card</span>`;
+    } else if (head) {
+      headButton.innerHTML = `${cardHtml(head)}<kbd>H</kbd>`;
+    } else {
+      headButton.innerHTML = `<span class="hk-ho-card hk-back" aria-hidden="true">?</span><kbd>H</kbd>`;
+    }
+    const label = head ? `play your head card: ${head} (key H)` : "play your head card, face down (key H)";
+    headButton.setAttribute("aria-label", label);
+    headButton.title = label;
+    headButton.classList.toggle("hk-race-peek", Boolean(head));
+    setEnabled(headButton, allowed("head"));
+  }
+
+  // A new decision: draw it, and start the stopwatch once it is on screen.
+  function newTurn() {
+    turn = model.get("turn");
+    open = model.get("can_act");
+    shownAt = null;
+    clearTimeout(timer);
+    delete pad.dataset.shownAt;
+    delete pad.dataset.answered;
+    $(".hk-race-said").textContent = "";
+    pad.classList.remove("hk-race-running");
+    pad.dataset.turn = String(turn);
+    draw();
+    requestAnimationFrame(() => {
+      if (turn !== model.get("turn")) return;
+      shownAt = performance.now();
+      pad.dataset.shownAt = String(shownAt);
+      if (open && timed()) startClock();
+      if (open && lastPad === pad && document.activeElement === document.body) pad.focus({ preventScroll: true });
+    });
+  }
+
+  function startClock() {
+    const seconds = model.get("timeout");
+    const bar = $(".hk-race-bar");
+    bar.style.transition = "none";
+    bar.style.width = "100%";
+    void bar.offsetWidth; // restart the transition
+    bar.style.transition = `width ${seconds}s linear`;
+    bar.style.width = "0%";
+    pad.classList.add("hk-race-running");
+    timer = setTimeout(() => answer("pass", null), seconds * 1000);
+  }
+
+  let queued = false;
+  function changed() {
+    if (queued) return;
+    queued = true;
+    queueMicrotask(() => {
+      queued = false;
+      if (model.get("turn") !== turn) newTurn();
+      else draw();
+    });
+  }
+  for (const name of ["turn", "phase", "prompt", "result", "top", "under", "loose", "hand", "has_head", "head", "can_act", "can_call", "answer", "cards"]) {
+    model.on(`change:${name}`, changed);
+  }
+
+  pad.addEventListener("click", (event) => {
+    lastPad = pad;
+    const b = event.target.closest("button");
+    if (!b || b.getAttribute("aria-disabled") === "true") return;
+    if (b === headButton) answer("head", event);
+    else if (b === offButton) answer("off", event);
+    else if (b === passButton) answer("pass", event);
+    else if (b === flipButton) answer("flip", event);
+    else if (b.dataset.action) answer(b.dataset.action, event);
+  });
+
+  function onKey(event) {
+    if (event.ctrlKey || event.metaKey || event.altKey) return;
+    const index = "1234".indexOf(event.key);
+    const action = index >= 0 ? handActions()[index] : KEYS[event.key];
+    if (action === undefined) return;
+    event.preventDefault(); // the space bar must not scroll the page or press a focused button
+    lastPad = pad;
+    if (allowed(action)) answer(action, event);
+  }
+  pad.addEventListener("keydown", onKey);
+  pad.addEventListener("keyup", (event) => {
+    if (event.key === " ") event.preventDefault();
+  });
+  const fromPage = (event) => {
+    if (lastPad === pad && document.activeElement === document.body) onKey(event);
+  };
+  document.addEventListener("keydown", fromPage);
+
+  newTurn();
+  return () => {
+    clearTimeout(timer);
+    document.removeEventListener("keydown", fromPage);
+    if (lastPad === pad) lastPad = null;
+  };
+}
+
+export default { render };
