@@ -113,7 +113,7 @@ function render({ model, el }) {
     setEnabled(flipButton, allowed("flip"));
     offButton.style.display = phase === "race" ? "" : "none";
     passButton.style.display = phase === "race" ? "" : "none";
-    flipButton.style.display = phase === "flip" ? "" : "none";
+    flipButton.style.display = phase === "flip" && model.get("can_act") ? "" : "none";
     if (model.get("answer")) $(".hk-race-said").textContent = model.get("answer");
   }
 

@@ -1,0 +1,346 @@
+"""The Hats Off! table as widgets: a race against bots, or a class's table played step by step.
+
+    >>> HatsOffTable(hatskit.new_game("hats-off", players=3, seed=7))                  # race mode
+    >>> HatsOffTable(hatskit.new_game("hats-off", players=3, seed=7), mode="step")     # step mode
+
+**Race mode.** One reader races bots. The race pad (:class:`widgets.race.RacePad`)
+shows the pile's top card large in the middle, the loose cards, the reader's
+hand and the face-down head card, with a button and a key per action; it times
+every answer in the browser, from the moment the card was drawn on screen. A
+play goes in as ``Ana:fez@0.413``: the reaction time, never the time it reached
+the kernel. The bots' plays are held back until the reader has answered (or
+passed when the pad's time ran out), then made with their own drawn reaction
+times, so the engine settles the race on reaction times alone (O3) and network
+delay never decides it. Where the reader has nothing to do in a race, the bots
+play after ``bot_delay``. The head card is shown for ``head_seconds`` when it
+changes, then hidden, unless the ``memory_aid`` option is on (O1). Undo, hint
+and step-through are switched off: a race cannot be taken back.
+
+**Step mode.** The same game turn by turn for a class: every seat is the
+reader's (bots may sit too), and the reader chooses who does what and after
+how many seconds; when everyone has moved, the message line tells how the race
+was settled, each event with its rule. Undo, hint and step-through work here.
+
+Only reader seats' views reach widgets: a bot's hand and head card never do,
+and nor does a sealed move of a bot (in race mode even the fact that a bot
+has moved is left out until the race is settled).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any, ClassVar
+
+import ipywidgets as widgets
+
+from hatskit.bots import Bot
+from hatskit.bots.hats_off import LEVELS, RacerBot
+from hatskit.core import Game
+from hatskit.hats_off import KIND_NAMES, Call, Flip, HatsOffMove, Pass, Play, Wear
+from hatskit.render.common import back_html, escape
+from hatskit.render.hats_off import view_html
+from widgets.frame import BOT, READER, TableFrame, html_line, named_button
+from widgets.race import WEAR, Answer, RacePad, loose_cards
+from widgets.scheduler import ManualClock, Timer
+
+MODES = ("race", "step")
+HEAD = "head"  # the scheduler's tag for hiding the head card after its moment
+WEAR_DELAY = 0.4  # seconds before a bot chooses its head card
+
+
+class HatsOffTable(TableFrame):
+    """A Hats Off! game at a table, in race mode or step mode; see the module docstring."""
+
+    game_id = "hats-off"
+    game_title = "Hats Off!"
+    default_seats: ClassVar[tuple[str, ...]] = (READER, "greedy", "greedy")
+    player_counts = (2, 3, 4, 5)
+
+    def __init__(
+        self,
+        game: Game,
+        seats: Sequence[str] | None = None,
+        mode: str = "race",
+        level: str | None = None,
+        bots: Mapping[int, Bot] | None = None,
+        bot_delay: float = 1.5,
+        seed: int = 0,
+        clock: ManualClock | None = None,
+        answer_seconds: float = 4.0,
+        head_seconds: float = 2.5,
+    ) -> None:
+        if mode not in MODES:
+            raise ValueError(f"mode must be 'race' or 'step', not {mode!r}")
+        if level is not None and level not in LEVELS:
+            raise ValueError(f"unknown bot level {level!r}: the levels are {', '.join(LEVELS)}")
+        self.mode = mode
+        self.can_undo = self.can_hint = self.can_step = mode == "step"
+        self.level = level
+        self.fixed_bots = dict(bots or {})
+        self.answer_seconds, self.head_seconds = answer_seconds, head_seconds
+        self._racers: dict[int, Bot] = {}
+        self._racers_of: Game | None = None
+        self._head_key: tuple[int, ...] | None = None
+        self._head_timer: Timer | None = None
+        self._turn_key: tuple[Any, ...] | None = None
+        seats = tuple(seats) if seats is not None else default_seats(mode, len(game.seat_names))
+        self._check_race_seats(seats)
+        super().__init__(game, seats, bot_delay, seed, clock)
+
+    # -- a new game from the set-up row ------------------------------------------------
+
+    def start(self, game: Game, seats: Sequence[str] | None = None) -> None:
+        """A new game; race mode takes exactly one reader (the one at the screen), the rest bots."""
+        try:
+            self._check_race_seats(seats or ())
+        except ValueError as error:
+            self.say(f"No new game: {error}", error=True)
+            return
+        super().start(game, seats)
+
+    def _check_race_seats(self, seats: Sequence[str]) -> None:
+        readers = sum(kind == READER for kind in seats)
+        if self.mode == "race" and seats and readers != 1:
+            raise ValueError(f"a race has one reader and bots in the other seats, not {readers} readers")
+
+    # -- bots: held back in a race until the reader has answered -------------------------
+
+    def run_bots(self) -> None:
+        """Schedule the bots, except in a race the reader has not answered yet: they wait for it."""
+        if self._reader_racing():
+            self.scheduler.cancel(BOT)
+            return
+        super().run_bots()
+
+    def bot_delay_for(self, seat: int) -> float:
+        """At once after the reader's answer; a pause where the reader sits a race out or a bot flips."""
+        del seat
+        view = self.game.view(None)
+        if self.mode == "step":
+            return self.bot_delay
+        if view["phase"] == "wear":
+            return WEAR_DELAY
+        answered = any(seat in view["submitted"] for seat in self.reader_seats)
+        return 0.0 if view["phase"] == "race" and answered else self.bot_delay
+
+    def bot_move(self, seat: int) -> Any:
+        """The bot's move from its seat's view; a race play carries its drawn reaction time."""
+        return self._racer(seat).choose(self.game.seat_view(seat))
+
+    def seat_label(self, seat: int) -> str:
+        """ "Ana (you)", "Ben (adult bot)": a bot is named by how fast it reacts."""
+        if seat in self.reader_seats:
+            return super().seat_label(seat)
+        return f"{self.game.seat_names[seat]} ({self._racer(seat).name} bot)"
+
+    def _racer(self, seat: int) -> Bot:
+        if seat in self.fixed_bots:
+            return self.fixed_bots[seat]
+        if self.level is None:
+            return self.bots[seat]
+        if self._racers_of is not self.game:
+            self._racers, self._racers_of = {}, self.game
+        if seat not in self._racers:
+            self._racers[seat] = RacerBot(self.seed + seat, self.level)
+        return self._racers[seat]
+
+    def _reader_racing(self) -> bool:
+        """True in race mode while a race is on and the reader may still answer it."""
+        live = self.game.view(None)
+        return self.mode == "race" and live["phase"] == "race" and any(s in live["acting"] for s in self.reader_seats)
+
+    # -- building (again only when the player count changes) -------------------------------
+
+    def build_table(self) -> list[widgets.Widget]:
+        self.seat_rows = html_line("hk-ho-seats")
+        if self.mode == "race":
+            self.pad = RacePad(self.answered, timeout=self.answer_seconds)
+            return [self.pad, self.seat_rows]
+        self.picture = html_line("hk-ho-picture")
+        self.seat_box = widgets.Dropdown(description="who", tooltip="the player who acts now")
+        self.move_box = widgets.Dropdown(description="does", tooltip="what that player does")
+        self.time_box = widgets.BoundedFloatText(
+            value=0.5, min=0, max=999.999, step=0.05, description="after (s)", tooltip=TIME_TIP
+        )
+        self.play_button = named_button("play", "play the chosen move", self.play_chosen)
+        self.seat_box.observe(lambda _: self._show_moves(), names="value")
+        for box in (self.seat_box, self.move_box, self.time_box):
+            box.style = {"description_width": "initial"}
+        return [self.picture, widgets.HBox([self.seat_box, self.move_box, self.time_box, self.play_button])]
+
+    # -- the reader acts -----------------------------------------------------------------
+
+    def answered(self, answer: Answer) -> None:
+        """An answer from the race pad, timed in the browser: played as the reader's move, or refused."""
+        if not self.pad.can_act:
+            return  # a second copy of the pad on the page answered the same decision
+        move = answer_move(self.viewer, answer)
+        self.try_move(str(move))
+
+    def play_chosen(self) -> None:
+        """Step mode: play what the row of choices says, timed by the seconds box when it is a race move."""
+        chosen = self.move_box.value
+        if chosen is None:
+            self.say("Nobody you play for can act here: step forward, or wait for the bots.", error=True)
+            return
+        move = self.game.parse(chosen)
+        self.try_move(str(move.at(self.time_box.value) if isinstance(move, Play | Call) else move))
+
+    # -- showing -----------------------------------------------------------------------
+
+    def show_table(self, view: dict[str, Any]) -> None:
+        labels = [self.seat_label(seat) for seat in range(view["players"])]
+        if self.mode == "race":
+            self.seat_rows.value = seats_html(view, labels)
+            self._show_pad(view)
+        else:
+            self.seat_rows.value = ""
+            self._show_steps(view)
+
+    def _show_pad(self, view: dict[str, Any]) -> None:
+        seat = view["seat"]
+        can_act = self.live and seat in view["acting"]
+        shown = {
+            "phase": view["phase"],
+            "prompt": prompt_text(view, can_act),
+            "result": self._result_text(view),
+            "top": view["top"],
+            "under": max(len(view["pile"]) - 1, 0),
+            "loose": loose_cards(view),
+            "hand": list(view["hand"]),
+            "has_head": view["has_head"][seat],
+            "head": self._head_shown(view),
+            "can_act": can_act,
+            "can_call": can_act and any(card["owner"] != seat for card in view["loose"]),
+            "answer": "" if view["my_move"] is None else f"your move: {view['my_move']}; waiting for the others",
+        }
+        key = (id(self.game), view["round"], view["phase"], view["flips"], view["race"])
+        if key != self._turn_key:
+            self._turn_key = key
+            self.pad.open_turn(**shown)
+        else:
+            self.pad.update(**shown)
+
+    def _head_shown(self, view: dict[str, Any]) -> str | None:
+        """The reader's head card while its moment lasts (from when it changed), or always with the memory aid."""
+        head = view["head"]
+        if head is None or view["options"]["memory_aid"]:
+            return head
+        key = (id(self.game), view["round"], view["head_changes"][view["seat"]])
+        if key != self._head_key:
+            self._head_key = key
+            self._head_timer = self.scheduler.call_later(self.head_seconds, self._hide_head, tag=HEAD)
+        return head if self._head_timer is not None and not self._head_timer.done else None
+
+    def _hide_head(self) -> None:
+        self.show_table(self.shown().view(self.viewer))
+
+    def _result_text(self, view: dict[str, Any]) -> str:
+        """Who won cards in the moves the message line tells of: "Ben won 3 cards"."""
+        before = self.view_before()["won_counts"]
+        gains = [(seat, now - then) for seat, (now, then) in enumerate(zip(view["won_counts"], before, strict=True))]
+        told = [f"{self._who(view, seat)} won {cards(gain)}" for seat, gain in gains if gain > 0]
+        if not told and view["phase"] == "flip" and view["top"] is not None:
+            return f"Nobody matched the {KIND_NAMES[view['top']]}"
+        return "; ".join(told)
+
+    def _who(self, view: dict[str, Any], seat: int) -> str:
+        return "You" if seat == view["seat"] and len(self.reader_seats) == 1 else view["names"][seat]
+
+    def _show_steps(self, view: dict[str, Any]) -> None:
+        shown = self.shown()
+        views = {seat: shown.view(seat) for seat in self.reader_seats}
+        hands = [views[s]["hand"] if s in views else None for s in range(view["players"])]
+        heads = [views[s]["head"] if s in views else None for s in range(view["players"])]
+        self.picture.value = view_html(view, hands, heads)
+        acting = [seat for seat in shown.acting if seat in self.reader_seats]
+        keep = self.seat_box.value if self.seat_box.value in acting else (acting[0] if acting else None)
+        self.seat_box.options = [(self.seat_label(seat), seat) for seat in acting]
+        self.seat_box.value = keep
+        self._show_moves()
+
+    def _show_moves(self) -> None:
+        seat = self.seat_box.value
+        moves = [] if seat is None else self.shown().legal_moves(seat)
+        self.move_box.options = [(describe(move), str(move)) for move in moves]
+        self.move_box.value = str(moves[0]) if moves else None
+        self.play_button.disabled = not moves
+
+
+TIME_TIP = "how many seconds after the card was shown the play or call is made (the earliest wins, O3)"
+
+
+def default_seats(mode: str, players: int) -> tuple[str, ...]:
+    """Race mode: the reader in Ana's seat, adult bots in the others; step mode: the reader in every seat."""
+    return (READER,) * players if mode == "step" else (READER, *("greedy",) * (players - 1))
+
+
+def answer_move(seat: int, answer: Answer) -> HatsOffMove:
+    """The move an answer from the race pad stands for, timed with the pad's reaction time."""
+    action = answer.action
+    if action == "flip":
+        return Flip(seat)
+    if action == "pass":
+        return Pass(seat)
+    if action.startswith(WEAR):
+        return Wear(seat, action.removeprefix(WEAR))
+    if action == "off":
+        return Call(seat).at(answer.seconds)
+    return Play(seat, 0, None if action == "head" else action).at(answer.seconds)
+
+
+def describe(move: HatsOffMove) -> str:
+    """A move in words, for the step-mode list ("play the fez from the hand")."""
+    if isinstance(move, Wear):
+        return f"put the {KIND_NAMES[move.kind]} on the head (O1)"
+    if isinstance(move, Flip):
+        return "flip the next card (O2)"
+    if isinstance(move, Pass):
+        return "pass"
+    if isinstance(move, Call):
+        return "call Hats Off! (O5, O6)"
+    if move.kind is None:
+        return "play the head card, face down (O3)"
+    return f"play the {KIND_NAMES[move.kind]} from the hand (O3)"
+
+
+def prompt_text(view: dict[str, Any], can_act: bool) -> str:
+    """What the reader may do now, with the keys, in one line."""
+    names, phase = view["names"], view["phase"]
+    if phase == "over":
+        return str(view["outcome"])
+    if phase == "wear":
+        if can_act:
+            return "Choose a card to wear on your head: look at it well, it is your only look (O1). Keys 1-4."
+        return "The others are choosing their head cards…"
+    if phase == "flip":
+        return "Your turn to flip the next card: press F (O2)." if can_act else f"{names[view['flipper']]} flips…"
+    if not can_act:
+        waiting = "You have nothing to play or call for in this race" if view["my_move"] is None else "Moved"
+        return f"{waiting}: waiting for the others…"
+    if view["top"] is None:
+        return "A loose card! Be first to call Hats Off! (space bar)"
+    call = " · a loose card: space bar for Hats Off!" if view["loose"] else ""
+    return f"Match the {KIND_NAMES[view['top']]}! Keys 1-3 your hand, H your head, P pass{call}"
+
+
+def seats_html(view: dict[str, Any], labels: Sequence[str]) -> str:
+    """Every seat in public: head card back, hand size, cards won, and who flips next (O2)."""
+    rows = []
+    for seat, label in enumerate(labels):
+        head = back_html(f"{view['names'][seat]}'s head card") if view["has_head"][seat] else "no head card"
+        notes = [f"{view['hand_sizes'][seat]} in hand", f"won {cards(view['won_counts'][seat])}"]
+        notes += ["flips next (O2)"] if view["phase"] == "flip" and view["flipper"] == seat else []
+        rows.append(
+            f'<div class="hk-row hk-ho-seat"><span class="hk-label">{escape(label)}</span>'
+            f'{head}<span class="hk-ho-note">{escape(" · ".join(notes))}</span></div>'
+        )
+    deck = f'<div class="hk-ho-note">deck: {cards(view["deck_size"])} · round {view["round"]}</div>'
+    return "".join(rows) + deck
+
+
+def cards(count: int) -> str:
+    return f"{count} card" if count == 1 else f"{count} cards"
+
+
+__all__ = ["HatsOffTable", "answer_move", "describe"]
