@@ -1,0 +1,411 @@
+"""HatsOffTable driven as a reader would: answers from the race pad, the step-mode row, a clock moved by the test.
+
+The pad's browser side is replaced by what it sends: ``table.pad._received`` gets
+the message the ES module would send (an action, the turn it answers, the
+reaction time measured in the browser). The scheduler runs on a ManualClock,
+so the tests move time themselves and never sleep.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+from collections import Counter
+from typing import Any
+
+import ipywidgets as widgets
+import pytest
+
+import hatskit
+from hatskit.bots import Hint
+from hatskit.core import SeatView
+from hatskit.hats_off import Pass, Play, all_cards
+from widgets.hats_off import HatsOffTable, answer_move, describe
+from widgets.race import Answer, read_answer
+from widgets.scheduler import ManualClock
+
+HEAD_SECONDS = 2.5
+
+
+class FixedBot:
+    """Plays a matching hand card after exactly ``seconds``, else passes: a bot whose speed a test knows."""
+
+    def __init__(self, seconds: float) -> None:
+        self.seconds = seconds
+        self.name = f"{seconds} s"
+
+    def choose(self, seat_view: SeatView) -> Any:
+        view = seat_view.view()
+        if view["phase"] != "race":
+            return seat_view.legal_moves()[0]
+        if view["top"] in view["hand"]:
+            return Play(view["seat"], 0, view["top"]).at(self.seconds)
+        return Pass(view["seat"])
+
+    def hint(self, seat_view: SeatView) -> Hint:
+        return Hint(self.choose(seat_view), "a fixed reaction time")
+
+
+def position(deck_top: list[str], **changes: Any) -> dict[str, Any]:
+    """Two players before a flip by Ana: both hold a fez; ``deck_top`` lies on top of the deck (its top last)."""
+    data = {
+        "game": "hats-off",
+        "players": 2,
+        "phase": "flip",
+        "flipper": 0,
+        "flips": 1,
+        "hands": [["fez", "top", "beret"], ["fez", "chef", "party"]],
+        "heads": ["bowler", "cowboy"],
+    } | changes
+    return with_deck(data, deck_top)
+
+
+def with_deck(data: dict[str, Any], deck_top: list[str]) -> dict[str, Any]:
+    """The position with every card placed: the cards not held lie in the deck under ``deck_top``."""
+    listed = Counter([*deck_top, *(k for hand in data["hands"] for k in hand), *(h for h in data["heads"] if h)])
+    rest = sorted((Counter(all_cards()) - listed).elements())
+    return data | {"deck": rest + deck_top, "pile": []}
+
+
+def race_table(bot_seconds: float, **changes: Any) -> tuple[HatsOffTable, ManualClock]:
+    """Ana (the reader) against a bot that plays a match after ``bot_seconds``; Ana flips a fez next."""
+    clock = ManualClock()
+    game = hatskit.load(position(["beanie", "chef", "fez"], **changes))
+    table = HatsOffTable(game, seats=("reader", "greedy"), bots={1: FixedBot(bot_seconds)}, clock=clock)
+    return table, clock
+
+
+def send(table: HatsOffTable, action: str, seconds: float = 0.0, turn: int | None = None) -> None:
+    """What the pad's ES module sends: an action for the turn on screen, timed in the browser."""
+    message = {"answer": action, "turn": table.pad.turn if turn is None else turn, "seconds": seconds}
+    table.pad._received(table.pad, message, [])
+
+
+def text(line: widgets.HTML) -> str:
+    return html.unescape(re.sub(r"<[^>]+>", " ", line.value))
+
+
+def widget_states(root: widgets.Widget) -> list[tuple[str, dict[str, Any]]]:
+    """Every widget of the tree with its synced state, references to other widgets blanked (their ids differ)."""
+    found = []
+
+    def walk(widget: widgets.Widget) -> None:
+        state = widget.get_state()
+        kept = {key: _blank_refs(value) for key, value in state.items() if key not in ("layout", "style")}
+        found.append((type(widget).__name__, kept))
+        for child in getattr(widget, "children", ()):
+            walk(child)
+
+    walk(root)
+    return found
+
+
+def _blank_refs(value: Any) -> Any:
+    if isinstance(value, str):
+        return re.sub(r"IPY_MODEL_\w+", "IPY_MODEL", value)
+    if isinstance(value, list | tuple):
+        return [_blank_refs(item) for item in value]
+    if isinstance(value, dict):
+        return {key: _blank_refs(item) for key, item in value.items()}
+    return value
+
+
+# ------------------------------------------------------------------ race mode: fair on reaction times
+
+
+def test_a_reader_answering_in_0_2_s_beats_a_bot_reacting_in_0_4_s() -> None:
+    table, clock = race_table(0.4)
+    send(table, "flip")
+    assert table.pad.top == "fez" and table.pad.can_act
+    clock.advance(30)  # however long the answer takes to arrive, the bot waits for it
+    assert table.game.view(None)["submitted"] == [] and table.game.ply == 1
+    send(table, "fez", 0.2)
+    clock.advance(0)
+    said = text(table.message)
+    assert "Ana plays a fez from the hand at 0.2 s: a match!" in said
+    assert "Ben's play at 0.4 s is too late" in said
+    assert table.game.view(0)["won_counts"] == [2, 0] and table.pad.result == "You won 2 cards"
+
+
+def test_the_same_answer_loses_to_a_bot_reacting_in_0_1_s() -> None:
+    table, clock = race_table(0.1)
+    send(table, "flip")
+    clock.advance(30)
+    send(table, "fez", 0.2)
+    clock.advance(0)
+    said = text(table.message)
+    assert "Ben plays a fez from the hand at 0.1 s: a match!" in said
+    assert "Ana's play at 0.2 s is too late: the pile is won (Ben was first)" in said
+    assert table.pad.result == "Ben won 2 cards"
+    assert "won 2 cards" in text(table.seat_rows).split("Ben")[1]
+
+
+def test_equal_reaction_times_go_to_the_lower_seat() -> None:
+    table, clock = race_table(0.25)
+    send(table, "flip")
+    send(table, "fez", 0.25)
+    clock.advance(0)
+    assert "Ben's play at 0.25 s is too late: the pile is won (equal times go to the lower seat, Ana)" in text(
+        table.message
+    )
+
+
+def test_the_pad_shows_the_readers_cards_and_the_move_goes_in_with_the_browser_time() -> None:
+    table, _ = race_table(0.4)
+    assert (table.pad.phase, table.pad.can_act, table.pad.top) == ("flip", True, None)
+    assert "press F" in table.pad.prompt
+    send(table, "flip")
+    pad = table.pad
+    assert (pad.phase, pad.top, pad.hand, pad.has_head, pad.head) == (
+        "race",
+        "fez",
+        ["beret", "fez", "top"],
+        True,
+        None,
+    )
+    assert "Match the fez" in pad.prompt and not pad.can_call
+    send(table, "fez", 0.3456)
+    assert str(table.game.history[1]) == "Ana:fez@0.346"
+
+
+def test_a_timed_out_pad_passes_and_then_the_bots_play() -> None:
+    table, clock = race_table(0.4, hands=[["top", "beret", "party"], ["fez", "chef", "party"]])
+    send(table, "flip")
+    send(table, "pass", 4.0)
+    clock.advance(0)
+    assert "Ben plays a fez from the hand at 0.4 s: a match!" in text(table.message)
+
+
+def test_the_bots_play_after_a_pause_in_a_race_the_reader_sits_out() -> None:
+    clock = ManualClock()
+    data = position(["beanie", "chef", "fez"], hands=[[], ["fez", "chef", "party"]], heads=[None, "cowboy"])
+    table = HatsOffTable(hatskit.load(data), seats=("reader", "greedy"), bots={1: FixedBot(0.4)}, clock=clock)
+    send(table, "flip")  # Ana has no card left, but she still flips (O2)
+    assert table.pad.top == "fez" and not table.pad.can_act
+    assert "nothing to play" in table.pad.prompt
+    clock.advance(table.bot_delay - 0.01)
+    assert table.game.ply == 1
+    clock.advance(0.01)
+    assert "Ben plays a fez from the hand at 0.4 s" in text(table.message)
+
+
+def test_stale_malformed_and_repeated_answers_change_nothing() -> None:
+    table, _ = race_table(0.4)
+    send(table, "flip")
+    turn = table.pad.turn
+    for message in (
+        {"answer": "fez", "turn": turn - 1, "seconds": 0.1},  # for the decision before
+        {"answer": "chef", "turn": turn, "seconds": 0.1},  # not in the reader's hand
+        {"answer": "fez", "turn": turn, "seconds": "soon"},
+        {"answer": "fez", "turn": turn, "seconds": float("nan")},
+        {"answer": "fez", "turn": turn, "seconds": True},
+        "fez",
+    ):
+        table.pad._received(table.pad, message, [])
+    assert table.game.ply == 1
+    assert read_answer({"answer": "fez", "turn": turn, "seconds": -3}, turn, ["fez"]) == Answer("fez", 0.0)
+    send(table, "fez", 0.2)
+    ply = table.game.ply
+    table.answered(Answer("top", 0.1))  # a second copy of the pad answering the same decision
+    assert table.game.ply == ply
+
+
+def test_the_head_card_shows_for_a_moment_then_hides() -> None:
+    clock = ManualClock()
+    table = HatsOffTable(hatskit.new_game("hats-off", players=2, seed=3), seats=("reader", "greedy"), clock=clock)
+    worn = table.pad.hand[1]
+    send(table, f"wear {worn}")
+    assert table.pad.head == worn
+    clock.advance(HEAD_SECONDS - 0.01)
+    assert table.pad.head == worn
+    clock.advance(0.01)
+    assert table.pad.head is None and table.game.view(0)["head"] == worn  # still looking, no longer shown
+
+
+def test_the_memory_aid_keeps_the_head_card_in_view() -> None:
+    clock = ManualClock()
+    game = hatskit.new_game("hats-off", players=2, seed=3, memory_aid=True)
+    table = HatsOffTable(game, seats=("reader", "greedy"), clock=clock)
+    worn = table.pad.hand[0]
+    send(table, f"wear {worn}")
+    clock.advance(60)
+    send(table, "flip")
+    assert table.pad.head == worn
+
+
+def test_a_new_head_card_from_a_refill_shows_for_a_moment_too() -> None:
+    table, clock = race_table(0.4)
+    send(table, "flip")
+    send(table, "fez", 0.2)
+    clock.advance(0)
+    assert table.pad.head is None  # the head card did not change: won with a hand card
+    table2, clock2 = race_table(0.4, hands=[["top", "beret", "party"], ["chef", "chef", "party"]], heads=["fez", "top"])
+    send(table2, "flip")
+    send(table2, "head", 0.3)
+    clock2.advance(0)
+    new_head = table2.game.state.heads[0]
+    assert "Ana plays a fez from the head at 0.3 s: a match!" in text(table2.message)
+    assert table2.pad.head == new_head
+    clock2.advance(HEAD_SECONDS)
+    assert table2.pad.head is None
+
+
+def test_undo_hint_and_step_through_are_off_in_race_mode_and_on_in_step_mode() -> None:
+    race, _ = race_table(0.4)
+    step = HatsOffTable(hatskit.load(position(["fez"])), mode="step")
+    steps = ("first_button", "back_button", "forward_button", "last_button", "slider", "undo_button", "hint_button")
+    assert all(getattr(race, name).layout.display == "none" for name in steps)
+    assert all(getattr(step, name).layout.display is None for name in steps)
+
+
+def test_race_mode_seats_one_reader_and_says_no_to_a_new_game_with_two() -> None:
+    game = hatskit.new_game("hats-off", players=2, seed=1)
+    with pytest.raises(ValueError, match="one reader"):
+        HatsOffTable(game, seats=("reader", "reader"))
+    with pytest.raises(ValueError, match="mode"):
+        HatsOffTable(game, mode="slow motion")
+    with pytest.raises(ValueError, match="young child"):
+        HatsOffTable(game, level="toddler")
+    table = HatsOffTable(game, seats=("reader", "greedy"), clock=ManualClock())
+    table.start(hatskit.new_game("hats-off", players=2, seed=2), ("reader", "reader"))
+    assert table.game is game and "No new game: a race has one reader" in text(table.message)
+
+
+def test_a_level_seats_bots_that_react_like_it() -> None:
+    table = HatsOffTable(hatskit.new_game("hats-off", players=3, seed=1), level="young child", clock=ManualClock())
+    assert table.seat_label(1) == "Ben (young child bot)" and table.seat_label(0) == "Ana (you)"
+    assert "Ben (young child bot)" in text(table.seat_rows)
+
+
+def test_a_whole_race_game_by_answers_ends_with_the_score() -> None:
+    clock = ManualClock()
+    table = HatsOffTable(hatskit.new_game("hats-off", players=3, seed=11), clock=clock)
+    for _ in range(400):
+        if table.game.is_over:
+            break
+        pad = table.pad
+        if pad.can_act and pad.phase == "wear":
+            send(table, f"wear {pad.hand[0]}")
+        elif pad.can_act and pad.phase == "flip":
+            send(table, "flip")
+        elif pad.can_act:
+            send(table, pad.top if pad.top in pad.hand else "off" if pad.can_call else "pass", 0.55)
+        clock.advance(2)
+    assert table.game.is_over and table.pad.phase == "over"
+    assert table.pad.prompt == str(table.game.outcome())
+    counts = table.game.view(0)["won_counts"]
+    assert f"won {counts[1]} card" in text(table.seat_rows).split("Ben")[1]
+
+
+# ------------------------------------------------------------------ hidden cards never reach a widget
+
+
+def twin_tables(first: dict[str, Any], second: dict[str, Any]) -> list[tuple[HatsOffTable, ManualClock]]:
+    tables = []
+    for data in (first, second):
+        clock = ManualClock()
+        tables.append((HatsOffTable(hatskit.load(data), seats=("reader", "greedy", "greedy"), clock=clock), clock))
+    return tables
+
+
+def three(deck_top: list[str], hands: list[list[str]], heads: list[str | None]) -> dict[str, Any]:
+    """Three players before Ana's flip, every card placed, ``deck_top`` on top of the deck."""
+    data = {"game": "hats-off", "players": 3, "phase": "flip", "flipper": 0, "flips": 1, "hands": hands, "heads": heads}
+    return with_deck(data, deck_top)
+
+
+def test_no_widget_state_depends_on_the_bots_cards_or_their_sealed_moves() -> None:
+    """Two games that differ only in what Ana cannot see give the same widget states, even mid-race."""
+    mine = ["fez", "top", "beret"]
+    first = three(
+        ["chef", "fez"], [mine, ["fez", "party", "cowboy"], ["beanie", "beanie", "chef"]], ["top", "party", "fez"]
+    )
+    second = three(
+        ["chef", "fez"], [mine, ["bowler", "beanie", "party"], ["fez", "cowboy", "top"]], ["top", "chef", "top"]
+    )
+    (one, clock_one), (two, clock_two) = twin_tables(first, second)
+    assert widget_states(one) == widget_states(two)
+    for table, clock in ((one, clock_one), (two, clock_two)):
+        send(table, "flip")
+        clock.advance(30)  # the bots hold back their plays until Ana has answered
+    assert widget_states(one) == widget_states(two)
+
+
+def test_the_readers_own_head_card_leaves_every_widget_once_its_moment_is_over() -> None:
+    hands = [["top", "beret", "party"], ["fez", "party", "cowboy"], ["beanie", "chef", "top"]]
+    looking = {"looking": [True, False, False], "head_changes": [1, 1, 1]}
+    first = three(["chef", "fez"], hands, ["fez", "party", "fez"]) | looking
+    second = three(["chef", "fez"], hands, ["beanie", "party", "fez"]) | looking
+    (one, clock_one), (two, clock_two) = twin_tables(first, second)
+    assert (one.pad.head, two.pad.head) == ("fez", "beanie")
+    assert widget_states(one) != widget_states(two)  # the check can see a head card
+    clock_one.advance(HEAD_SECONDS)
+    clock_two.advance(HEAD_SECONDS)
+    assert widget_states(one) == widget_states(two)
+
+
+# ------------------------------------------------------------------ step mode: the reader decides who does what
+
+
+def step_table() -> HatsOffTable:
+    return HatsOffTable(hatskit.load(position(["beanie", "chef", "fez"])), mode="step", bot_delay=0)
+
+
+def choose(table: HatsOffTable, seat: int, move: str, seconds: float = 0.5) -> None:
+    table.seat_box.value = seat
+    table.move_box.value = move
+    table.time_box.value = seconds
+    table.play_button.click()
+
+
+def test_step_mode_lists_who_may_act_and_what_they_may_do_in_words() -> None:
+    table = step_table()
+    assert table.seat_box.options == (("Ana (you)", 0),)
+    assert table.move_box.options == (("flip the next card (O2)", "Ana:flip"),)
+    choose(table, 0, "Ana:flip")
+    assert [seat for _, seat in table.seat_box.options] == [0, 1]
+    table.seat_box.value = 1
+    labels = [label for label, _ in table.move_box.options]
+    assert labels == [
+        "play the chef's hat from the hand (O3)",
+        "play the fez from the hand (O3)",
+        "play the party hat from the hand (O3)",
+        "play the head card, face down (O3)",
+        "pass",
+    ]
+
+
+def test_step_mode_settles_the_race_when_everyone_has_moved_and_tells_the_rule() -> None:
+    table = step_table()
+    choose(table, 0, "Ana:flip")
+    choose(table, 1, "Ben:fez@0", 0.3)
+    assert "has moved" in text(table.picture) and table.game.view(None)["phase"] == "race"
+    choose(table, 0, "Ana:fez@0", 0.45)
+    said = text(table.message)
+    assert "Ben plays a fez from the hand at 0.3 s: a match! Ben wins the pile" in said
+    assert "Ana's play at 0.45 s is too late: the pile is won (Ben was first)" in said
+    assert "(O3)" in said and "(O4)" in said
+
+
+def test_step_mode_shows_each_readers_own_cards_and_takes_back_a_move() -> None:
+    table = step_table()
+    picture = html.unescape(table.picture.value)
+    assert "Ana's fez" in picture and "Ben's chef's hat" in picture
+    assert "Ana's head card, face down" in picture  # nobody is looking at their head card
+    choose(table, 0, "Ana:flip")
+    choose(table, 1, "Ben:pass")
+    table.undo_button.click()
+    assert table.game.ply == 1 and table.game.view(None)["submitted"] == []
+
+
+def test_moves_from_answers_and_in_words() -> None:
+    assert str(answer_move(1, Answer("head", 0.61))) == "Ben:head@0.61"
+    assert str(answer_move(0, Answer("off", 0.5))) == "Ana:off@0.5"
+    assert str(answer_move(2, Answer("wear fez", 1.0))) == "Cleo:wear fez"
+    assert str(answer_move(0, Answer("pass", 4.0))) == "Ana:pass"
+    assert describe(hatskit.load(position(["fez"])).parse("Ben:off@0.2")) == "call Hats Off! (O5, O6)"
+
+
+def test_a_game_object_of_another_kind_is_refused() -> None:
+    with pytest.raises(ValueError, match="Hats Off!"):
+        HatsOffTable(hatskit.new_game("sombrero"))
