@@ -1,0 +1,207 @@
+"""Hats Off! in a browser: races won and lost on reaction times measured in Chromium, even over a slow network.
+
+A one-cell-per-table notebook is written and served by a second Voilà: two
+tables where Ana (the reader) is about to flip a fez, and Ben, a bot with a
+fixed reaction time (0.4 s at the first table, 0.1 s at the second), holds a
+fez too. The latency test routes the kernel's websocket through Playwright
+(``page.route_web_socket``) and holds every message back 300 ms each way, as
+a school network or Binder might.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import inspect
+import json
+import re
+import sys
+import time
+from collections import deque
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import nbformat
+import pytest
+from playwright.sync_api import expect
+
+from tests.test_widgets_hats_off import FixedBot, position
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Locator, Page, WebSocketRoute
+
+    from tests.conftest import Server
+
+DELAY = 0.3  # seconds each way on the kernel's websocket
+REACTION = 0.2  # seconds from the card being drawn to the reader's click
+FEZ_RACE = position(["beanie", "chef", "fez"])
+SETUP_CELL = f"""from typing import Any
+
+import hatskit
+from hatskit.bots import Hint
+from hatskit.core import SeatView
+from hatskit.hats_off import Pass, Play
+from widgets.hats_off import HatsOffTable
+
+
+{inspect.getsource(FixedBot)}
+
+def fez_race(seconds):
+    game = hatskit.load({json.dumps(FEZ_RACE)})
+    return HatsOffTable(game, seats=("reader", "greedy"), bots={{1: FixedBot(seconds)}})
+"""
+Served = tuple[str, Path]
+
+
+@pytest.fixture(scope="module")
+def races(start_server: Callable[[list[str], str], Server], tmp_path_factory: pytest.TempPathFactory) -> Served:
+    """A Voilà serving one notebook: a fez race against a 0.4 s bot, then one against a 0.1 s bot."""
+    notebook = tmp_path_factory.mktemp("hats-off-races") / "races.ipynb"
+    cells = [nbformat.v4.new_code_cell(source) for source in (SETUP_CELL, "fez_race(0.4)", "fez_race(0.1)")]
+    nbformat.write(nbformat.v4.new_notebook(cells=cells), notebook)
+    return start_server([sys.executable, "-m", "voila", "--port={port}", str(notebook.parent)], "/").url, notebook
+
+
+class SlowNetwork:
+    """A websocket route that forwards every message both ways, each held back ``delay`` seconds, in order."""
+
+    def __init__(self, delay: float) -> None:
+        self.delay = delay
+        self.forwarded = 0
+
+    def __call__(self, page_side: WebSocketRoute) -> None:
+        server_side = page_side.connect_to_server()
+        page_side.on_message(self._later(server_side.send))
+        server_side.on_message(self._later(page_side.send))
+
+    def _later(self, send: Callable[[Any], None]) -> Callable[[Any], None]:
+        """A message handler that sends each message ``delay`` seconds after it came, never out of order."""
+        waiting: deque[tuple[float, Any]] = deque()
+
+        def pump() -> None:
+            loop = asyncio.get_running_loop()
+            while waiting and waiting[0][0] <= loop.time():
+                send(waiting.popleft()[1])
+                self.forwarded += 1
+            if waiting:
+                loop.call_at(waiting[0][0], pump)
+
+        def received(message: Any) -> None:
+            loop = asyncio.get_running_loop()  # Playwright's own loop, running this handler
+            waiting.append((loop.time() + self.delay, message))
+            if len(waiting) == 1:
+                loop.call_at(waiting[0][0], pump)
+
+        return received
+
+
+# Waits in the page until the pad has drawn decision ``turn`` and ``ms`` more milliseconds have passed by the
+# page's own clock, then gives the middle of the fez button: the click follows within one round trip.
+WAIT_THEN_AIM = """(pad, [turn, ms]) => new Promise(done => {
+  const aim = () => {
+    const box = pad.querySelector('button[aria-label^="play: your fez"]').getBoundingClientRect();
+    done([box.x + box.width / 2, box.y + box.height / 2]);
+  };
+  const drawn = () => {
+    if (pad.dataset.turn !== String(turn) || !pad.dataset.shownAt) return requestAnimationFrame(drawn);
+    setTimeout(aim, Number(pad.dataset.shownAt) + ms - performance.now());
+  };
+  drawn();
+})"""
+
+
+def race_pad(table: Locator) -> Locator:
+    return table.locator(".hk-race")
+
+
+def flip(table: Locator, by_key: bool = False) -> tuple[Locator, int]:
+    """Ana flips (button, or the F key); returns the pad and the number of the race decision it opens."""
+    pad = race_pad(table)
+    flip_button = pad.get_by_role("button", name="flip the next card (key F)")
+    expect(flip_button).to_have_attribute("aria-disabled", "false")
+    turn = int(pad.get_attribute("data-turn") or "0")
+    if by_key:
+        pad.focus()
+        pad.press("f")
+    else:
+        flip_button.click()
+    return pad, turn + 1
+
+
+def click_fez_after(page: Page, table: Locator, seconds: float) -> None:
+    """Flip, then click the fez with the mouse ``seconds`` after the pad drew it (timed in the page)."""
+    pad, turn = flip(table)
+    x, y = pad.evaluate(WAIT_THEN_AIM, [turn, seconds * 1000])
+    page.mouse.click(x, y)
+    expect(pad.locator(".hk-race-top")).to_have_attribute("aria-label", "top card: fez")
+
+
+def fez_button(pad: Locator) -> Locator:
+    return pad.get_by_role("button", name=re.compile(r"^play: your fez"))
+
+
+def narrated_time(table: Locator, who: str) -> float:
+    """The reaction time the message line gives for ``who``'s play of the fez."""
+    message = table.locator(".hk-message").inner_text()
+    found = re.search(rf"{who}(?: plays a fez from the hand at|'s play at) ([\d.]+) s", message)
+    assert found, message
+    return float(found[1])
+
+
+def open_races(page: Page, open_table: Callable[[str, Path], Locator], races: Served) -> tuple[Locator, Locator]:
+    open_table(*races)
+    tables = page.locator(".hk-table")
+    expect(tables).to_have_count(2)
+    return tables.nth(0), tables.nth(1)
+
+
+def test_over_300_ms_each_way_a_200_ms_click_beats_a_400_ms_bot_and_loses_to_a_100_ms_one(
+    page: Page, open_table: Callable[[str, Path], Locator], races: Served
+) -> None:
+    network = SlowNetwork(DELAY)
+    page.route_web_socket(re.compile(r"/api/kernels/[^/]+/channels"), network)
+    against_slow, against_fast = open_races(page, open_table, races)
+
+    started = time.monotonic()
+    click_fez_after(page, against_slow, REACTION)
+    message = against_slow.locator(".hk-message")
+    expect(message).to_contain_text("a match! Ana wins the pile of 2 cards")
+    assert time.monotonic() - started >= 4 * DELAY  # flip there and back, answer there and back: all slowed
+    assert REACTION <= narrated_time(against_slow, "Ana") < 0.4
+    expect(message).to_contain_text("Ben's play at 0.4 s is too late")
+    expect(race_pad(against_slow).locator(".hk-race-result")).to_have_text("You won 2 cards")
+
+    click_fez_after(page, against_fast, REACTION)
+    message = against_fast.locator(".hk-message")
+    expect(message).to_contain_text("Ben plays a fez from the hand at 0.1 s: a match! Ben wins the pile of 2 cards")
+    assert narrated_time(against_fast, "Ana") >= REACTION
+    expect(race_pad(against_fast).locator(".hk-race-result")).to_have_text("Ben won 2 cards")
+    assert network.forwarded > 0
+
+
+def test_clicking_the_matching_card_wins_the_pile(
+    page: Page, open_table: Callable[[str, Path], Locator], races: Served
+) -> None:
+    table, _ = open_races(page, open_table, races)
+    seats = table.locator(".hk-ho-seats")
+    expect(seats).to_contain_text("Ana (you)")
+    assert "chef" not in table.inner_html() and "party" not in table.inner_html()  # Ben's cards stay in the kernel
+    pad, _ = flip(table)
+    expect(pad.locator(".hk-race-prompt")).to_contain_text("Match the fez!")
+    fez_button(pad).click()
+    expect(table.locator(".hk-message")).to_contain_text("a match! Ana wins the pile of 2 cards")
+    expect(pad.locator(".hk-race-result")).to_have_text("You won 2 cards")
+    expect(seats).to_contain_text("won 2 cards")
+    expect(pad.locator(".hk-race-prompt")).to_contain_text("press F")  # the winner flips next (O2)
+
+
+def test_keys_flip_and_play_the_head_card(
+    page: Page, open_table: Callable[[str, Path], Locator], races: Served
+) -> None:
+    table, _ = open_races(page, open_table, races)
+    pad, _ = flip(table, by_key=True)
+    expect(pad.locator(".hk-race-top")).to_have_attribute("aria-label", "top card: fez")
+    pad.press("h")  # the head card is a bowler: a wrong play (O5), but a legal answer
+    message = table.locator(".hk-message")
+    expect(message).to_contain_text("Ana plays a bowler hat from the head")
+    expect(message).to_contain_text("Ben plays a fez from the hand at 0.4 s: a match!")
