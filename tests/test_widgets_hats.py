@@ -18,7 +18,7 @@ from jupyter_client.manager import start_new_kernel
 import hatskit
 from hatskit import Game
 from hatskit.hats import Back, BlackHat, Discard, Exchange, Swap
-from hatskit.render.common import scoresheet_html
+from hatskit.render.common import score_panel_html
 from widgets import HatsTable
 
 BOTS = ("reader", "greedy", "greedy")
@@ -44,8 +44,8 @@ def marked(buttons: list[widgets.Button], mark: str) -> set[int]:
 
 
 def text(line: widgets.HTML) -> str:
-    """An HTML widget's text, tags removed."""
-    return html.unescape(re.sub(r"<[^>]+>", " ", line.value))
+    """An HTML widget's text, tags removed and spaces collapsed."""
+    return " ".join(html.unescape(re.sub(r"<[^>]+>", " ", line.value)).split())
 
 
 def select(table: HatsTable, card: str) -> None:
@@ -117,7 +117,7 @@ def test_an_exchange_by_clicks_changes_table_message_and_score() -> None:
     assert game.history[0] == move and game.ply == 3  # both bots answered
     assert f"Ana exchanged {move.card} for {taken} at position {move.position}" in text(table.message)
     assert tea_table(table) == game.view(0)["table"] and str(move.card) not in hand(table)
-    assert table.score_panel.value == scoresheet_html(game.score()) != score_before
+    assert table.score_panel.value == score_panel_html(game.score(), game.outcome()) != score_before
     assert "hk-scorepanel" in table.score_panel._dom_classes and "hk-message" in table.message._dom_classes
 
 
@@ -197,7 +197,7 @@ def test_step_through_shows_earlier_positions() -> None:
     assert all(event.text in text(table.message) for event in game.events[0])
     table.slider.value = 4
     assert tea_table(table) == game.state_at(4).view(0)["table"] and "Move 4 of 6" in text(table.status)
-    assert table.score_panel.value == scoresheet_html(game.state_at(4).score())
+    assert table.score_panel.value == score_panel_html(game.state_at(4).score(), None)
     table.back_button.click()
     assert table.shown_ply == 3
     table.last_button.click()

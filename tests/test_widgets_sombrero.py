@@ -40,8 +40,8 @@ def marked(table: SombreroTable, mark: str) -> set[str]:
 
 
 def text(line: Any) -> str:
-    """An HTML widget's text, tags removed."""
-    return html.unescape(re.sub(r"<[^>]+>", " ", line.value))
+    """An HTML widget's text, tags removed and spaces collapsed."""
+    return " ".join(html.unescape(re.sub(r"<[^>]+>", " ", line.value)).split())
 
 
 def contents(game: Game) -> dict[str, str]:
@@ -90,7 +90,7 @@ def test_every_square_is_a_named_button_on_a_board_with_h1_light() -> None:
 
 def test_the_grid_runs_rank_8_to_1_with_file_letters_at_the_bottom() -> None:
     table = new_table()
-    grid = next(child for child in table.children if "hk-sb-grid" in getattr(child, "_dom_classes", ()))
+    grid = next(child for child in table.table_area.children if "hk-sb-grid" in getattr(child, "_dom_classes", ()))
     rows = [grid.children[start : start + 9] for start in range(0, 81, 9)]
     assert [row[0].value for row in rows] == [*"87654321", ""]
     assert [label.value for label in rows[-1][1:]] == list(FILES)
@@ -131,7 +131,9 @@ def test_a_step_by_clicks_moves_the_piece_and_counts_the_action() -> None:
     assert "e1 can step here (e1-e2)" in table.squares["e2"].tooltip
     click(table, "e2")
     assert table.game.history == [Step(4, 12)] and "White stepped e1-e2" in text(table.message)
-    assert table.squares["e1"].tooltip == "e1: empty" and table.squares["e2"].tooltip == "e2: White, hatted"
+    assert shown_contents(table)["e1"] == "empty" and shown_contents(table)["e2"] == "White, hatted"
+    assert marked(table, "hk-moved") == {"e1", "e2"}
+    assert "e1-e2 went from here in the last move" in table.squares["e1"].tooltip
     assert "White (you), action 2 of 2" in text(table.turn_line) and table.selected is None
 
 
@@ -196,7 +198,7 @@ def test_a_hat_jump_by_clicks() -> None:
     assert table.squares["c2"].tooltip == "c2: White, hatless; b3 can pass its hat here (b3>c2)"
     click(table, "c2")
     assert table.game.history == [Jump(17, 10)] and "passed the hat of b3 to c2" in text(table.message)
-    assert (table.squares["b3"].tooltip, table.squares["c2"].tooltip) == ("b3: White, hatless", "c2: White, hatted")
+    assert (shown_contents(table)["b3"], shown_contents(table)["c2"]) == ("White, hatless", "White, hatted")
 
 
 # ------------------------------------------------------------------ history, hints and a whole game
@@ -233,9 +235,12 @@ def test_a_game_by_clicks_against_greedy_ends() -> None:
             break
         play_first_option(table)
     outcome = game.outcome()
-    assert outcome is not None and outcome.reason in text(table.message) and outcome.reason in text(table.turn_line)
-    assert "over" in text(table.status) and table.hint_button.disabled
-    click(table, "e4")
+    assert outcome is not None and "over" in text(table.status) and table.hint_button.disabled
+    shown = " ".join(text(line) for line in (table.status, table.turn_line, table.message))
+    assert shown.count(outcome.reason) == 1, "the ending sentence is told once, in the message line"
+    assert outcome.reason in text(table.message) and "over" in text(table.turn_line)
+    assert all(button.disabled for button in table.squares.values())
+    table.press("e4")  # what a click would do, were the square not switched off
     assert "the game is over" in text(table.message)
 
 
