@@ -90,9 +90,9 @@ class TableFrame(widgets.VBox):
         self.bot_delay = bot_delay
         self.seed = seed  # the bots' seed
         self.scheduler = Scheduler(clock)
-        self._hint_bot: Bot | None = None
+        self.hint_bot: Bot | None = None
         self._syncing_controls = False
-        self._message_is_error = False
+        self._passing_message = False  # a refusal or a note about a pick: the next good pick clears it
         self._seat_game(game, self.default_seats if seats is None else seats)
         self._build_frame()
         self._show_new_game()
@@ -188,8 +188,8 @@ class TableFrame(widgets.VBox):
         self.show_table(self.shown().view(self.viewer))
         note = None if item is None or not self.decides() else self.no_target_text(item)
         if note is not None:
-            self.say(note)
-        elif self._message_is_error:
+            self._set_message(html.escape(note), error=False, passing=True)
+        elif self._passing_message:
             self.narrate()
 
     def say(self, text: str, error: bool = False) -> None:
@@ -320,9 +320,9 @@ class TableFrame(widgets.VBox):
         self.run_bots()
 
     def _strong_bot(self) -> Bot:
-        if self._hint_bot is None:
-            self._hint_bot = make_bot(self.game.game_id, "strong", seed=self.seed)
-        return self._hint_bot
+        if self.hint_bot is None:
+            self.hint_bot = make_bot(self.game.game_id, "strong", seed=self.seed)
+        return self.hint_bot
 
     # -- history ---------------------------------------------------------------
 
@@ -450,9 +450,9 @@ class TableFrame(widgets.VBox):
         self.line_button.layout.display = None if there is not None else "none"
         self.line_button.description = "back to your moves" if on_original else "back to the original game"
 
-    def _set_message(self, message_html: str, error: bool) -> None:
+    def _set_message(self, message_html: str, error: bool, passing: bool = False) -> None:
         self.message.value = message_html
-        self._message_is_error = error
+        self._passing_message = error or passing
         set_marks(self.message, ["hk-error"] if error else [], ["hk-error"])
 
     def _status_text(self, shown: Game) -> str:

@@ -112,7 +112,13 @@ class SetupRow(widgets.HBox):
         return int(text)
 
     def _seat_box(self) -> widgets.Dropdown:
-        return widgets.Dropdown(options=SEAT_CHOICES, value=NEW_SEAT, style=WIDE, layout=widgets.Layout(width="14em"))
+        return widgets.Dropdown(
+            options=SEAT_CHOICES,
+            value=NEW_SEAT,
+            tooltip="who sits in this seat: a reader or a bot",
+            style=WIDE,
+            layout=widgets.Layout(width="14em"),
+        )
 
     def _show_seats(self, names: Sequence[str], kinds: Sequence[str]) -> None:
         """Name the first ``len(names)`` seat boxes and hide the rest."""
