@@ -449,6 +449,7 @@ class TableFrame(widgets.VBox):
         there = self.own_line if on_original else self.original
         self.line_button.layout.display = None if there is not None else "none"
         self.line_button.description = "back to your moves" if on_original else "back to the original game"
+        self.line_button.tooltip = OWN_LINE_TIP if on_original else LINE_TIP
 
     def _set_message(self, message_html: str, error: bool, passing: bool = False) -> None:
         self.message.value = message_html
@@ -472,6 +473,7 @@ class TableFrame(widgets.VBox):
 
 
 LINE_TIP = "the game as it was before you played from an earlier position (your own moves are kept too)"
+OWN_LINE_TIP = "the moves you played from an earlier position (the original game is kept too)"
 
 
 def _notations(moves: Sequence[Any]) -> list[str]:

@@ -56,8 +56,10 @@ class SetupRow(widgets.HBox):
         self.new_game_button.on_click(lambda _: self.new_game())
         self.seed_box = widgets.Text(description="deal number", tooltip=SEED_TIP, style=WIDE)
         self.seed_box.layout = widgets.Layout(width="13em", display=None if shuffled else "none")
-        self.players_box = widgets.Dropdown(options=list(player_counts), description="players", tooltip=PLAYERS_TIP)
-        self.players_box.layout = widgets.Layout(width="9em", display=None if len(player_counts) > 1 else "none")
+        self.players_box = widgets.Dropdown(
+            options=list(player_counts), description="players", tooltip=PLAYERS_TIP, style=WIDE
+        )
+        self.players_box.layout = widgets.Layout(width="8.5em", display=None if len(player_counts) > 1 else "none")
         self.seat_boxes = [self._seat_box() for _ in range(max(player_counts))]
         self.option_defaults = hatskit.GAMES[game_id].options_type()
         self.option_boxes = option_controls(type(self.option_defaults))
