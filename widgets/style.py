@@ -36,6 +36,11 @@ WIDGET_CSS = """
   line-height: 1; color: #7a4fc2; }
 .hk-table .hk-setup { gap: 4px 10px; padding-bottom: 4px; border-bottom: 1px solid #ddd; }
 .hk-table .hk-message details { display: inline-block; margin-left: .5em; }
+.hk-table .hk-rule { font-size: .8em; color: #555; text-decoration: underline dotted; cursor: help; }
+.hk-table .hk-panel .hk-lead { margin: 2px 0 4px; }
+.hk-table .hk-panel details { margin: 1px 0; }
+.hk-table .hk-panel summary { cursor: pointer; }
+.hk-table .hk-panel summary .hk-how { color: #555; font-size: .85em; }
 """
 
 

@@ -28,11 +28,6 @@ CSS = """
 .hk-label { min-width: 7em; font-weight: 600; }
 .hk-pos { display: inline-flex; flex-direction: column; align-items: center; }
 .hk-pos small { color: #555; }
-.hk-rule { font-size: .8em; color: #555; text-decoration: underline dotted; cursor: help; }
-.hk-panel .hk-lead { margin: 2px 0 4px; }
-.hk-panel details { margin: 1px 0; }
-.hk-panel summary { cursor: pointer; }
-.hk-panel summary .hk-how { color: #555; font-size: .85em; }
 """
 
 # The short name of every ruling id (docs/rulings.md explains each one).
