@@ -14,6 +14,9 @@ from collections.abc import Callable, Mapping
 from dataclasses import asdict, dataclass, field, fields
 from typing import Any, NamedTuple, Protocol, Self
 
+# The players' names, seat 0 first; a game seats as many as it takes.
+PLAYER_NAMES = ("Ana", "Ben", "Cleo", "Dev", "Eli")
+
 
 class HatskitError(Exception):
     """Base of every error hatskit raises on purpose."""
@@ -197,14 +200,28 @@ def _same_json_type(value: object, default: object) -> bool:
     return default is None or type(value) is type(default)
 
 
+def read_field(data: Mapping[str, Any], name: str, kind: type) -> Any:
+    """A required field of a position, of type ``kind`` (bools are not numbers); RecordError names it."""
+    if name not in data:
+        raise RecordError(f"field {name!r} is missing")
+    value = data[name]
+    if not isinstance(value, kind) or (isinstance(value, bool) and kind is not bool):
+        raise RecordError(f"field {name!r} must be a {kind.__name__}, not {value!r}")
+    return value
+
+
 def options_dict(options: Any) -> dict[str, Any]:
     """The JSON-safe form of an options dataclass (tuples become lists)."""
     return {name: list(v) if isinstance(v, tuple) else v for name, v in asdict(options).items()}
 
 
 def copy_rng(rng: random.Random) -> random.Random:
-    """An independent generator in the same state, so copies replay the same draws."""
-    twin = random.Random()
+    """An independent generator in the same state, so copies replay the same draws.
+
+    Made without ``__init__``, which would first seed it from the system's entropy
+    only for ``setstate`` to overwrite it: that seeding was a quarter of a move's time.
+    """
+    twin = random.Random.__new__(random.Random)
     twin.setstate(rng.getstate())
     return twin
 
@@ -388,6 +405,12 @@ class SeatView:
     def past_views(self) -> list[dict[str, Any]]:
         """This seat's view after each ply so far, the current one last (what it has seen)."""
         return [state.view(self.seat) for state in self._game.states]
+
+    def view_at(self, ply: int) -> dict[str, Any]:
+        """This seat's view as it was after ``ply`` moves: one past view, without building them all."""
+        if not 0 <= ply <= self.ply:
+            raise HatskitError(f"ply {ply} is outside this game's 0..{self.ply}")
+        return self._game.states[ply].view(self.seat)
 
     def sample_world(self, rng: random.Random) -> State:
         """A full state that agrees with this seat's view, the unseen cards dealt by ``rng``."""

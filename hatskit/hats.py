@@ -1,6 +1,6 @@
 """Hats (ThunderGryph Games, 2019): exchange hats with the tea table.
 
-Rules in brief (rulings from RULINGS.md in brackets):
+Rules in brief (ruling ids of docs/rulings.md in brackets):
 
 - 42 cards: seven types (★ ♠ ♥ ♣ ♦ ✿ ⎈) with values 1-6. Two players leave out
   two types (✿ and ⎈ unless the ``removed`` option names others) and use a table
@@ -21,7 +21,7 @@ Rules in brief (rulings from RULINGS.md in brackets):
   distinct types, with the tie-breaks of H10, and moves during play. Most points
   wins; ties go to most black hats, then the cookie, else the win is shared [H11].
 
-Decisions of hatskit where neither the rulebooks nor RULINGS.md speak:
+Decisions of hatskit where neither the rulebooks nor docs/rulings.md speak:
 
 - When a discard meets an empty deck, the discard pile is shuffled into a new
   deck *before* the discarded card joins it, so a player never draws back the
@@ -46,6 +46,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar, NamedTuple
 
 from hatskit.core import (
+    PLAYER_NAMES,
     Event,
     GameSpec,
     InvalidMoveError,
@@ -57,6 +58,7 @@ from hatskit.core import (
     copy_rng,
     make_options,
     options_dict,
+    read_field,
 )
 
 # ---------------------------------------------------------------- options
@@ -85,7 +87,7 @@ HAND_SIZE = 9
 MAIN_ACTIONS = 8
 COOKIE_POINTS = 5
 TEAMS = ((0, 2), (1, 3))
-SEAT_NAMES = ("Ana", "Ben", "Cleo", "Dev")
+SEAT_NAMES = PLAYER_NAMES[:4]
 
 
 class Card(NamedTuple):
@@ -459,7 +461,7 @@ class HatsState(TurnBased):
         return shown
 
     def position(self) -> dict[str, Any]:
-        """The DESIGN.md position format, with the deck order and rule state."""
+        """The position format (docs/rulings.md, "Positions"), with the deck order and rule state."""
         return {
             "game": "hats",
             "players": self.players,
@@ -629,7 +631,7 @@ def new_state(players: int | None, seed: int, options: HatsOptions) -> HatsState
 
 def load_position(data: Mapping[str, Any]) -> HatsState:
     """A state from the position format; every inconsistency is a RecordError."""
-    players = _field(data, "players", int)
+    players = read_field(data, "players", int)
     if players not in (2, 3, 4):
         raise RecordError(f"field 'players' must be 2, 3 or 4, not {players!r}")
     options = make_options(HatsOptions, data.get("options", {}), "hats")
@@ -654,15 +656,6 @@ def load_position(data: Mapping[str, Any]) -> HatsState:
     return state
 
 
-def _field(data: Mapping[str, Any], name: str, kind: type) -> Any:
-    if name not in data:
-        raise RecordError(f"field {name!r} is missing")
-    value = data[name]
-    if not isinstance(value, kind) or isinstance(value, bool):
-        raise RecordError(f"field {name!r} must be a {kind.__name__}, not {value!r}")
-    return value
-
-
 @dataclass
 class _PositionReader:
     """Reads card fields, remembering every card seen so a duplicate is caught."""
@@ -672,7 +665,7 @@ class _PositionReader:
     seen: set[Card] = field(default_factory=set)
 
     def cards(self, data: Mapping[str, Any], name: str) -> list[Card]:
-        listed = _field(data, name, list)
+        listed = read_field(data, name, list)
         in_game = set(cards_of_game(self.players, self.options))
         cards = []
         for text in listed:
@@ -686,13 +679,13 @@ class _PositionReader:
         return cards
 
     def card_lists(self, data: Mapping[str, Any], name: str) -> list[list[Card]]:
-        lists = _field(data, name, list)
+        lists = read_field(data, name, list)
         if len(lists) != self.players:
             raise RecordError(f"field {name!r} must hold one list per player ({self.players}), not {len(lists)}")
         return [self.cards({name: cards}, name) for cards in lists]
 
     def played(self, data: Mapping[str, Any]) -> list[int]:
-        played = _field(data, "played", list)
+        played = read_field(data, "played", list)
         if len(played) != self.players or any(not isinstance(p, int) or not 0 <= p <= MAIN_ACTIONS for p in played):
             raise RecordError(
                 f"field 'played' must hold {self.players} counts from 0 to {MAIN_ACTIONS}, not {played!r}"

@@ -1,6 +1,6 @@
 """Sombrero (Diset S.A.): take your opponent's hats by flanking their pieces.
 
-Rules in brief (rulings from RULINGS.md in brackets):
+Rules in brief (ruling ids of docs/rulings.md in brackets):
 
 - An 8x8 board, squares a1-h8, a light square at h1. White sits at rank 1 and
   starts with e1 f1 g1 h1 a8 b8 c8 d8; Black with a1 b1 c1 d1 e8 f8 g8 h8. All
@@ -21,7 +21,7 @@ Rules in brief (rulings from RULINGS.md in brackets):
   more actions [S5]. A side that cannot act ends its turn early; two turns in a
   row without any action end the game as a draw [S2].
 
-Decisions of hatskit where neither the rulebook nor RULINGS.md speak:
+Decisions of hatskit where neither the rulebook nor docs/rulings.md speak:
 
 - A side that cannot act is passed over by the engine, which narrates it in the
   events of the action that led there (S2). There is no pass move, so
@@ -501,7 +501,7 @@ class SombreroState(TurnBased):
         }
 
     def position(self) -> dict[str, Any]:
-        """The DESIGN.md position format, with the S2 and S5 counters and the last captures."""
+        """The position format (docs/rulings.md, "Positions"), with the S2 and S5 counters and the last captures."""
         return {
             "game": "sombrero",
             "to_move": None if self.turn is None else SIDES[self.turn],

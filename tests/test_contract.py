@@ -1,4 +1,4 @@
-"""The contract every registered game keeps (DESIGN.md, "hatskit: the contract").
+"""The contract every registered game keeps (hatskit/core.py and README, "Layout").
 
 A game joins this suite by being registered in ``hatskit.GAMES``. Seeded random
 games (a budget of checked positions per variant; over a thousand games in all)
@@ -25,11 +25,18 @@ from hatskit.bots import BOT_KINDS, make_bot
 # Option sets worth covering per game; a game not listed runs with its defaults.
 VARIANTS: dict[str, list[dict[str, Any]]] = {
     "hats": [{"players": 2}, {"players": 3}, {"players": 4}, {"players": 2, "removed": ["★", "♠"]}],
+    "hats-off": [
+        {"players": 2},
+        {"players": 3},
+        {"players": 5},
+        {"players": 4, "falling_hats": True},
+        {"players": 3, "best_of": 3},
+    ],
     "sombrero": [{}, {"jump_captures": True}],
 }
 # Checked positions per variant: 160 to 380 Hats games, or about 30 long Sombrero ones.
 PLY_BUDGET = int(os.environ.get("HATSKIT_RANDOM_PLIES", "8000"))
-PLY_CAP = 300
+PLY_CAP = 1000  # a best-of-three Hats Off! match of random moves runs 330 to 930 plies
 
 
 def variants() -> list[Any]:

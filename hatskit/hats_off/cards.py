@@ -1,0 +1,209 @@
+"""Hats Off! options, cards, seats and moves with their notation (rules: see the package docstring)."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, replace
+from typing import Self
+
+from hatskit.core import PLAYER_NAMES, InvalidMoveError, RecordError
+
+# ---------------------------------------------------------------- options
+
+
+@dataclass(frozen=True)
+class HatsOffOptions:
+    """Rule options: hats falling off (O6), rounds in a match (O7), the head card always shown (O1)."""
+
+    falling_hats: bool = False
+    best_of: int = 1
+    memory_aid: bool = False
+
+    def __post_init__(self) -> None:
+        if self.best_of not in (1, 3, 5):
+            raise RecordError(f"option 'best_of' must be 1, 3 or 5 rounds, not {self.best_of!r}")
+
+
+# ---------------------------------------------------------------- cards and seats
+
+KINDS = ("top", "bowler", "cowboy", "beret", "fez", "beanie", "chef", "party")
+KIND_NAMES = {
+    "top": "top hat",
+    "bowler": "bowler hat",
+    "cowboy": "cowboy hat",
+    "beret": "beret",
+    "fez": "fez",
+    "beanie": "beanie",
+    "chef": "chef's hat",
+    "party": "party hat",
+}
+COPIES = 7
+DEALT = 4
+HAND_SIZE = 3
+FALL_CHANCE = 1 / 20
+MAX_MS = 999_999
+SEAT_NAMES = PLAYER_NAMES
+PHASES = ("wear", "flip", "race", "over")
+_KIND_BY_NAME = (
+    {kind: kind for kind in KINDS}
+    | {name: kind for kind, name in KIND_NAMES.items()}
+    | {name.replace("'", ""): kind for kind, name in KIND_NAMES.items()}
+    | {"chef hat": "chef"}
+)
+
+
+def parse_kind(text: object, error: type[Exception] = InvalidMoveError) -> str:
+    """A hat's short name from its short or full name, any case; the error quotes the text."""
+    kind = _KIND_BY_NAME.get(" ".join(str(text).lower().split()))
+    if kind is None:
+        raise error(f"{text!r} is not a hat: the hats are {', '.join(KINDS)}")
+    return kind
+
+
+def all_cards() -> list[str]:
+    """The 56 cards in a fixed order: seven of each hat."""
+    return [kind for kind in KINDS for _ in range(COPIES)]
+
+
+def a_hat(kind: str) -> str:
+    """``a fez``: a hat's name for a sentence (every name starts with a consonant)."""
+    return f"a {KIND_NAMES[kind]}"
+
+
+def seconds(ms: int) -> str:
+    """``0.42`` for 420 ms, ``1`` for 1000: a time as the notation writes it."""
+    return f"{ms / 1000:.3f}".rstrip("0").rstrip(".")
+
+
+# ---------------------------------------------------------------- moves
+
+
+@dataclass(frozen=True)
+class _SeatMove:
+    """A move made by one seat; its notation starts with the seat's name."""
+
+    seat: int
+
+    def _prefix(self) -> str:
+        name = SEAT_NAMES[self.seat] if 0 <= self.seat < len(SEAT_NAMES) else str(self.seat)
+        return f"{name}:"
+
+
+@dataclass(frozen=True)
+class Wear(_SeatMove):
+    """At the deal: put the hand card ``kind`` on the head, after looking at it (O1)."""
+
+    kind: str
+
+    def __str__(self) -> str:
+        return f"{self._prefix()}wear {self.kind}"
+
+
+@dataclass(frozen=True)
+class Flip(_SeatMove):
+    """Turn the top deck card face up onto the pile (O2)."""
+
+    def __str__(self) -> str:
+        return f"{self._prefix()}flip"
+
+
+@dataclass(frozen=True)
+class Pass(_SeatMove):
+    """Do nothing in this race."""
+
+    def __str__(self) -> str:
+        return f"{self._prefix()}pass"
+
+
+@dataclass(frozen=True)
+class _Timed(_SeatMove):
+    """A race move made ``ms`` milliseconds after the race was shown (O3)."""
+
+    ms: int = 0
+
+    def at(self, time: float) -> Self:
+        """The same move made ``time`` seconds after the race was shown (rounded to the millisecond)."""
+        return replace(self, ms=round(time * 1000))
+
+    def _timed(self, word: str) -> str:
+        return f"{self._prefix()}{word}@{seconds(self.ms)}"
+
+
+@dataclass(frozen=True)
+class Play(_Timed):
+    """Play a hand card of ``kind``, or the head card when ``kind`` is None (O3, O5)."""
+
+    kind: str | None = None
+
+    @property
+    def from_head(self) -> bool:
+        return self.kind is None
+
+    def __str__(self) -> str:
+        return self._timed(self.kind or "head")
+
+
+@dataclass(frozen=True)
+class Call(_Timed):
+    """Call "Hats Off!" to win a loose card (O5, O6)."""
+
+    def __str__(self) -> str:
+        return self._timed("off")
+
+
+HatsOffMove = Wear | Flip | Pass | Play | Call
+_CALL_WORDS = {"off", "hats off", "hats off!", "hatsoff"}
+_TIME = re.compile(r"^(\d{1,3})(?:\.(\d{1,3}))?\s*s?$")
+USAGE = (
+    "write a name, a colon and a move: Ana:flip, Ana:wear fez, Ben:bowler@0.42, Ben:head@0.6, Cleo:off@0.5, Dev:pass"
+)
+
+
+def parse_move(text: str) -> HatsOffMove:
+    """A move from its notation; InvalidMoveError quotes what could not be read."""
+    seat_text, action, time_text = _split_move(str(text))
+    seat = _parse_seat(seat_text, text)
+    word = " ".join(action.lower().split())
+    if word in ("flip", "pass") or word.startswith("wear "):
+        if time_text is not None:
+            raise InvalidMoveError(f"{text!r}: only plays and calls carry a time")
+        if word.startswith("wear "):
+            return Wear(seat, _kind_in_move(word[5:], text))
+        return Flip(seat) if word == "flip" else Pass(seat)
+    ms = 0 if time_text is None else _parse_ms(time_text, text)
+    if word in _CALL_WORDS:
+        return Call(seat, ms)
+    return Play(seat, ms, None if word == "head" else _kind_in_move(word, text))
+
+
+def _split_move(text: str) -> tuple[str, str, str | None]:
+    seat_text, colon, rest = text.partition(":")
+    if not colon:
+        seat_text, _, rest = text.strip().partition(" ")
+    action, at, time_text = rest.partition("@")
+    if not seat_text.strip() or not action.strip():
+        raise InvalidMoveError(f"{text!r} is not a Hats Off! move: {USAGE}")
+    return seat_text.strip(), action.strip(), time_text.strip() if at else None
+
+
+def _parse_seat(seat_text: str, text: str) -> int:
+    if seat_text.isdigit() and int(seat_text) < len(SEAT_NAMES):
+        return int(seat_text)
+    names = [name.lower() for name in SEAT_NAMES]
+    if seat_text.lower() not in names:
+        raise InvalidMoveError(f"{text!r} is not a Hats Off! move: {seat_text!r} is not a player; {USAGE}")
+    return names.index(seat_text.lower())
+
+
+def _parse_ms(time_text: str, text: str) -> int:
+    match = _TIME.match(time_text)
+    if not match:
+        raise InvalidMoveError(f"{text!r}: the time {time_text!r} must be seconds to the millisecond, like 0.42")
+    return int(match.group(1)) * 1000 + int((match.group(2) or "0").ljust(3, "0"))
+
+
+def _kind_in_move(word: str, text: str) -> str:
+    try:
+        return parse_kind(word)
+    except InvalidMoveError as error:
+        raise InvalidMoveError(f"{text!r} is not a Hats Off! move: {error}; {USAGE}") from None
