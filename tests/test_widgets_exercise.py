@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import html
+import re
 from typing import Any
 
 import pytest
@@ -26,6 +27,16 @@ POSITION = {
     "collections": [[], [], []],
     "black_hats": [[], [], []],
     "cookie": None,
+}
+
+
+# White to move: b3-c4 flanks d4 between c4 and e4 (S3).
+CAPTURE = {
+    "game": "sombrero",
+    "to_move": "white",
+    "actions_left": 2,
+    "white": {"hatted": ["e4", "b3", "g6", "h2"], "hatless": ["c2"]},
+    "black": {"hatted": ["d4", "f6", "c7", "a2"], "hatless": []},
 }
 
 
@@ -117,7 +128,7 @@ def test_a_seat_exercise_never_shows_another_hand(game: Game) -> None:
 
 
 def test_a_seat_that_is_not_to_move_is_refused(game: Game) -> None:
-    with pytest.raises(HatskitError, match="seat to move"):
+    with pytest.raises(HatskitError, match="may act now"):
         MoveExercise(game, seat=1)
 
 
@@ -134,3 +145,19 @@ def test_front_ends_without_widgets_get_the_prompt_and_position(exercise: MoveEx
     assert "Find an exchange onto position 3." in bundle["text/html"]
     assert exercise.board.value in bundle["text/html"]
     assert "application/vnd.jupyter.widget-view+json" in bundle
+
+
+def test_a_sombrero_exercise_for_a_seat_shows_the_board() -> None:
+    game = hatskit.new_game("sombrero")
+    exercise = MoveExercise(game, "Step a piece.", seat=0)
+    assert 'title="e1: White, hatted"' in exercise.board.value
+    feedback = try_text(exercise, "e1-e2")
+    assert "White stepped e1-e2" in feedback and 'title="e2: White, hatted"' in exercise.board.value
+
+
+def test_events_carry_their_rule_id_as_a_tag_once(exercise: MoveExercise) -> None:
+    try_text(exercise, "♥2@3")
+    assert '<abbr class="hk-rule" title="rule H2: Exchange">(H2)</abbr>' in exercise.feedback.value
+    sombrero = MoveExercise(hatskit.load(CAPTURE))
+    feedback = " ".join(re.sub(r"<[^>]+>", " ", try_text(sombrero, "b3-c4")).split())
+    assert "d4 lost its hat: flanked by c4 and e4 (S3)" in feedback and feedback.count("(S3)") == 1

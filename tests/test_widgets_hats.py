@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import html
 import re
 import time
@@ -17,9 +16,11 @@ from jupyter_client.manager import start_new_kernel
 
 import hatskit
 from hatskit import Game
+from hatskit.bots import Hint
 from hatskit.hats import Back, BlackHat, Discard, Exchange, Swap
-from hatskit.render.common import scoresheet_html
+from hatskit.render.common import score_panel_html
 from widgets import HatsTable
+from widgets.scheduler import ManualClock
 
 BOTS = ("reader", "greedy", "greedy")
 ROOT = Path(__file__).resolve().parents[1]
@@ -44,8 +45,8 @@ def marked(buttons: list[widgets.Button], mark: str) -> set[int]:
 
 
 def text(line: widgets.HTML) -> str:
-    """An HTML widget's text, tags removed."""
-    return html.unescape(re.sub(r"<[^>]+>", " ", line.value))
+    """An HTML widget's text, tags removed and spaces collapsed."""
+    return " ".join(html.unescape(re.sub(r"<[^>]+>", " ", line.value)).split())
 
 
 def select(table: HatsTable, card: str) -> None:
@@ -117,7 +118,7 @@ def test_an_exchange_by_clicks_changes_table_message_and_score() -> None:
     assert game.history[0] == move and game.ply == 3  # both bots answered
     assert f"Ana exchanged {move.card} for {taken} at position {move.position}" in text(table.message)
     assert tea_table(table) == game.view(0)["table"] and str(move.card) not in hand(table)
-    assert table.score_panel.value == scoresheet_html(game.score()) != score_before
+    assert table.score_panel.value == score_panel_html(game.score(), game.outcome()) != score_before
     assert "hk-scorepanel" in table.score_panel._dom_classes and "hk-message" in table.message._dom_classes
 
 
@@ -197,7 +198,7 @@ def test_step_through_shows_earlier_positions() -> None:
     assert all(event.text in text(table.message) for event in game.events[0])
     table.slider.value = 4
     assert tea_table(table) == game.state_at(4).view(0)["table"] and "Move 4 of 6" in text(table.status)
-    assert table.score_panel.value == scoresheet_html(game.state_at(4).score())
+    assert table.score_panel.value == score_panel_html(game.state_at(4).score(), None)
     table.back_button.click()
     assert table.shown_ply == 3
     table.last_button.click()
@@ -245,23 +246,62 @@ def test_the_hint_marks_a_legal_move_and_gives_a_reason() -> None:
         )
 
 
-def test_bots_wait_their_delay_on_a_running_event_loop() -> None:
-    async def scenario() -> tuple[int, str, int, str]:
-        game = hatskit.new_game("hats", players=3, seed=7)
-        table = HatsTable(game, ("greedy", "reader", "greedy"), bot_delay=0.05)
-        at_once = game.ply, text(table.status)
-        await asyncio.sleep(0.3)
-        return *at_once, game.ply, text(table.status)
+def clocked_table(seats: tuple[str, ...] = ("reader", "greedy", "greedy")) -> tuple[HatsTable, ManualClock]:
+    """A table whose bots wait 1 s each on a clock the test moves."""
+    clock = ManualClock()
+    return HatsTable(hatskit.new_game("hats", players=3, seed=7), seats, bot_delay=1.0, clock=clock), clock
 
-    ply_at_once, status_at_once, ply_later, status_later = asyncio.run(scenario())
-    assert (ply_at_once, ply_later) == (0, 1)
-    assert "Ana is thinking…" in status_at_once and "Ben (you) to move" in status_later
+
+def test_bots_wait_their_delay_one_after_another() -> None:
+    table, clock = clocked_table(("greedy", "reader", "greedy"))
+    game = table.game
+    assert game.ply == 0 and "Ana is thinking…" in text(table.status)
+    clock.advance(0.5)
+    assert game.ply == 0
+    clock.advance(0.5)
+    assert game.ply == 1 and "Ben (you) to move" in text(table.status)
+    play_first_option(table)
+    assert game.ply == 2 and "Cleo is thinking…" in text(table.status)
+    clock.advance(1.0)
+    assert game.ply == 3 and "Ana is thinking…" in text(table.status)
+
+
+def test_undo_cancels_the_bots_pending_move() -> None:
+    table, clock = clocked_table()
+    play_first_option(table)
+    assert table.game.ply == 1 and table.scheduler.pending()
+    table.undo_button.click()
+    assert table.game.ply == 0 and not table.scheduler.pending()
+    clock.advance(5)
+    assert table.game.ply == 0 and "Ana (you) to move" in text(table.status)
+
+
+def test_stepping_back_pauses_the_bots_and_the_latest_position_resumes_them() -> None:
+    table, clock = clocked_table()
+    play_first_option(table)
+    table.first_button.click()
+    clock.advance(5)
+    assert table.game.ply == 1 and not table.scheduler.pending()
+    table.last_button.click()
+    clock.advance(2.0)
+    assert table.game.ply == 3 and table.live and "Ana (you) to move" in text(table.status)
+
+
+def test_a_new_game_cancels_the_pending_bots() -> None:
+    table, clock = clocked_table()
+    play_first_option(table)
+    old = table.game
+    table.setup.new_game_button.click()
+    clock.advance(5)
+    assert old.ply == 1 and table.game is not old and table.game.ply == 0
 
 
 KERNEL_SETUP = """
 import hatskit
 from hatskit.hats import Exchange
+from hatskit.bots import Hint
 from widgets import HatsTable
+from widgets.scheduler import ManualClock
 g = hatskit.new_game("hats", players=3, seed=7)
 t = HatsTable(g, ("reader", "greedy", "greedy"), bot_delay=1.0)
 m = next(m for m in g.legal_moves() if isinstance(m, Exchange))
@@ -429,3 +469,228 @@ def test_no_hidden_card_ever_reaches_a_widget(players: int, seats: tuple[str, ..
         discarding = not discarding
     assert game.is_over
     assert not {card for text in shown_strings(table) for card in unseen_cards(game, 0) if card in text}
+
+
+# ------------------------------------------------------------------ the set-up row
+
+
+def visible(widget: widgets.Widget) -> bool:
+    return widget.layout.display != "none"
+
+
+def test_the_set_up_row_shows_the_deal_players_seats_and_options() -> None:
+    table = new_table(seats=("reader", "greedy", "strong"))
+    setup = table.setup
+    assert setup.seed_box.value == "7" and setup.players_box.value == 3 and visible(setup.players_box)
+    seats = [(box.description, box.value) for box in setup.seat_boxes if visible(box)]
+    assert seats == [("Ana", "reader"), ("Ben", "greedy"), ("Cleo", "strong")]
+    assert list(setup.option_boxes) == ["removed"] and setup.option_boxes["removed"].value == "✿ ⎈"
+    assert "two-player game (H1)" in setup.option_boxes["removed"].tooltip
+    assert all(box.tooltip for box in [setup.new_game_button, setup.seed_box, setup.players_box, *setup.seat_boxes])
+
+
+def test_a_typed_deal_number_deals_that_deal_on_every_screen() -> None:
+    tables = [new_table(seed=seed) for seed in (1, 2)]
+    for table in tables:
+        table.setup.seed_box.value = "4711"
+        table.setup.new_game_button.click()
+    same = hatskit.new_game("hats", players=3, seed=4711)
+    assert all(table.game.head["seed"] == 4711 and hand(table) == sorted_hand(same) for table in tables)
+    assert tea_table(tables[0]) == tea_table(tables[1]) == same.view(0)["table"]
+
+
+def sorted_hand(game: Game) -> list[str]:
+    return sorted(game.view(0)["hand"], key=lambda card: ("★♠♥♣♦✿⎈".index(card[0]), int(card[1:])))
+
+
+def test_new_game_without_a_typed_number_deals_a_fresh_deal_and_shows_its_number() -> None:
+    table = new_table()
+    play_first_option(table)
+    table.setup.new_game_button.click()
+    seed = table.game.head["seed"]
+    assert seed != 7 and table.setup.seed_box.value == str(seed) and table.game.ply == 0
+    assert table.shown_ply == 0 and "Ana (you) to move" in text(table.status)
+
+
+def test_four_players_as_two_teams_with_a_second_reader_as_partner() -> None:
+    table = new_table()
+    frame_rows = table.children
+    setup = table.setup
+    setup.players_box.value = 4
+    assert [box.description for box in setup.seat_boxes if visible(box)] == ["Ana", "Ben", "Cleo", "Dev"]
+    setup.seat_boxes[2].value = "reader"
+    setup.new_game_button.click()
+    game = table.game
+    assert len(game.seat_names) == 4 and table.seats == ("reader", "greedy", "reader", "greedy")
+    assert table.children == frame_rows  # only the table area was built again
+    assert len(table.seat_rows) == 4 and table.optional_button.description == "swap"
+    assert "Ana + Cleo against Ben + Dev" in text(table.table_info)
+    play_first_option(table)  # Ana, then Ben (a bot), then Cleo decides at this screen
+    assert game.to_move == 2 and table.viewer == 2 and "Cleo (you) to move" in text(table.status)
+    assert "Cleo's hand" in text(table.hand_label) and sorted(hand(table)) == sorted(game.view(2)["hand"])
+
+
+def test_two_players_with_other_types_left_out() -> None:
+    table = new_table()
+    table.setup.players_box.value = 2
+    table.setup.option_boxes["removed"].value = "heart spade"
+    table.setup.new_game_button.click()
+    game = table.game
+    assert len(game.seat_names) == 2 and game.head["options"]["removed"] == ["♥", "♠"]
+    assert len(table.position_buttons) == 5 and len(table.seat_rows) == 2
+    shown = tea_table(table) + hand(table)
+    assert not any(card[0] in "♥♠" for card in shown) and any(card[0] == "✿" for card in shown + ["✿"])
+
+
+def test_a_choice_the_game_refuses_is_explained_and_changes_nothing() -> None:
+    table = new_table()
+    game = table.game
+    table.setup.option_boxes["removed"].value = "heart"
+    table.setup.new_game_button.click()
+    assert "No new game: option 'removed' must name two different types" in text(table.message)
+    assert table.game is game and "hk-error" in table.message._dom_classes
+    table.setup.option_boxes["removed"].value = "✿ ⎈"
+    table.setup.seed_box.value = "seven"
+    table.setup.new_game_button.click()
+    assert "the deal number must be a whole number" in text(table.message) and table.game is game
+    table.setup.seed_box.value = ""
+    for box in table.setup.seat_boxes[:3]:
+        box.value = "greedy"
+    table.setup.new_game_button.click()
+    assert "at least one seat must be 'reader'" in text(table.message) and table.game is game
+
+
+# ------------------------------------------------------------------ what just happened, refusals, the end
+
+
+def test_the_cards_the_last_moves_changed_are_marked_bots_moves_too() -> None:
+    table = new_table()
+    before = table.game.view(0)
+    play_first_option(table)
+    after = table.game.view(0)
+    changed = {p for p, (a, b) in enumerate(zip(before["table"], after["table"], strict=True), start=1) if a != b}
+    assert changed and marked(table.position_buttons, "hk-changed") == changed
+    assert all("put here in the last 3 moves" in table.position_buttons[p - 1].tooltip for p in changed)
+    for seat in (1, 2):  # the bots' collected cards are marked in their seat rows
+        new = set(after["collections"][seat]) - set(before["collections"][seat])
+        assert all(f'title="{card}, new in the last moves"' in table.seat_rows[seat].value for card in new)
+    table.first_button.click()
+    assert not marked(table.position_buttons, "hk-changed")
+
+
+POSITION = {
+    "game": "hats",
+    "players": 3,
+    "to_move": 0,
+    "played": [0, 0, 0],
+    "table": ["♣3", "♠4", "♥6", "★4", "★5", "✿5"],
+    "hands": [
+        ["♠1", "♣6", "⎈3", "✿3", "♥2", "★2", "★3", "✿2", "♦5"],
+        ["♦6", "♠2", "♦3", "♥5", "♦4", "✿1", "♣1", "✿4", "⎈4"],
+        ["♣4", "♥1", "⎈1", "♣2", "★1", "♠3", "♦1", "⎈2", "✿6"],
+    ],
+    "collections": [[], [], []],
+    "black_hats": [[], [], []],
+    "cookie": None,
+}
+
+
+def test_a_card_that_fits_no_position_says_so_and_a_good_pick_clears_a_refusal() -> None:
+    table = HatsTable(hatskit.load(POSITION), BOTS, bot_delay=0)
+    table.position_buttons[0].click()
+    assert "hk-error" in table.message._dom_classes
+    select(table, "⎈3")  # no ⎈ on the table, and every card there is 3 or more
+    assert "⎈3 fits no position on the tea table now" in text(table.message) and "black hat (H3)" in text(table.message)
+    assert not marked(table.position_buttons, "hk-legal") and "hk-error" not in table.message._dom_classes
+    select(table, "♣6")
+    assert "fits no position" not in text(table.message) and marked(table.position_buttons, "hk-legal")
+
+
+def test_after_the_end_the_cards_are_off_and_the_seats_show_their_final_collections() -> None:
+    table = new_table()
+    while not table.game.is_over:
+        play_first_option(table)
+    view = table.game.view(0)
+    buttons = [*table.position_buttons, *table.hand_buttons, table.black_hat_button, table.optional_button]
+    assert all(button.disabled for button in buttons) and table.hint_button.disabled
+    assert not table.undo_button.disabled and not table.setup.new_game_button.disabled
+    for seat, row in enumerate(table.seat_rows):
+        assert "final collection:" in text(row) and "hidden card" not in row.value
+        assert all(f'title="{card}' in row.value for card in view["collections"][seat])
+        assert f'title="{view["favorites"][seat]}"' in row.value
+
+
+def test_events_show_their_rule_ids_as_tags() -> None:
+    table = new_table()
+    play_first_option(table)
+    tags = re.findall(r'<abbr class="hk-rule" title="([^"]+)">\((H\d+)\)</abbr>', table.message.value)
+    assert len(tags) == sum(len(events) for events in table.game.events) >= 3
+    assert ("rule H2: Exchange", "H2") in tags or ("rule H3: Black hat", "H3") in tags
+
+
+# ------------------------------------------------------------------ the score panel and hints
+
+
+def test_the_score_panel_leads_with_totals_and_folds_each_players_lines() -> None:
+    table = new_table()
+    while not table.game.is_over:
+        play_first_option(table)
+    panel = table.score_panel.value
+    outcome, sheet = table.game.outcome(), table.game.score()
+    assert outcome is not None and panel.index(html.escape(outcome.reason)) < panel.index("<details>")
+    assert panel.count("<details>") == 3
+    lead = re.sub(r"<details>.*?</summary>.*?</details>", "", panel)
+    assert "<tr" not in lead  # no line outside the folds
+    for name, total in zip(sheet.seat_names, sheet.totals, strict=True):
+        assert f'<summary class="hk-total">{name}: {total} ' in panel
+    for line in sheet.lines:
+        assert html.escape(line.explanation) in panel
+
+
+class ExplainingBot:
+    """A stand-in strong bot whose hint carries numbers with markup in them."""
+
+    name = "explaining"
+
+    def choose(self, seat_view: Any) -> Any:
+        return seat_view.legal_moves()[0]
+
+    def hint(self, seat_view: Any) -> Hint:
+        return Hint(seat_view.legal_moves()[0], "this keeps <your> best card", "value 3 < 5 & <b>wins</b>")
+
+
+def test_a_hint_shows_its_reason_with_the_numbers_folded_behind_why() -> None:
+    table = new_table()
+    table.hint_bot = ExplainingBot()
+    table.hint_button.click()
+    message = table.message.value
+    move = table.game.legal_moves()[0]
+    assert message.startswith(html.escape(f"Hint: {move}. this keeps <your> best card"))
+    assert "<details><summary>why?</summary>value 3 &lt; 5 &amp; &lt;b&gt;wins&lt;/b&gt;</details>" in message
+
+
+# ------------------------------------------------------------------ playing inside a replay
+
+
+def test_a_move_inside_a_replay_keeps_the_original_game_reachable() -> None:
+    recorded = hatskit.new_game("hats", players=3, seed=3)
+    bot = hatskit.bots.make_bot("hats", "greedy", seed=1)
+    while not recorded.is_over:
+        recorded.play(bot.choose(recorded.seat_view(recorded.to_move)))
+    original = [str(move) for move in recorded.history]
+    table = HatsTable(hatskit.load(recorded.record()), BOTS, bot_delay=0)
+    table.slider.value = 3
+    assert "the game as it was is kept" in text(table.status) and not visible(table.line_button)
+    card = next(c for c in hand(table) if f"black {c}" != original[3])
+    select(table, card)
+    table.black_hat_button.click()
+    game = table.game
+    branch = [str(move) for move in game.history]
+    assert branch[:3] == original[:3] and branch[3] == f"black {card}" and game.ply == 6
+    assert visible(table.line_button) and table.line_button.description == "back to the original game"
+    table.line_button.click()
+    assert [str(move) for move in game.history] == original and table.shown_ply == 3
+    assert "Back on the original game" in text(table.message)
+    assert table.line_button.description == "back to your moves"
+    table.line_button.click()
+    assert [str(move) for move in game.history] == branch and table.shown_ply == 3

@@ -40,8 +40,8 @@ def marked(table: SombreroTable, mark: str) -> set[str]:
 
 
 def text(line: Any) -> str:
-    """An HTML widget's text, tags removed."""
-    return html.unescape(re.sub(r"<[^>]+>", " ", line.value))
+    """An HTML widget's text, tags removed and spaces collapsed."""
+    return " ".join(html.unescape(re.sub(r"<[^>]+>", " ", line.value)).split())
 
 
 def contents(game: Game) -> dict[str, str]:
@@ -90,7 +90,7 @@ def test_every_square_is_a_named_button_on_a_board_with_h1_light() -> None:
 
 def test_the_grid_runs_rank_8_to_1_with_file_letters_at_the_bottom() -> None:
     table = new_table()
-    grid = next(child for child in table.children if "hk-sb-grid" in getattr(child, "_dom_classes", ()))
+    grid = next(child for child in table.table_area.children if "hk-sb-grid" in getattr(child, "_dom_classes", ()))
     rows = [grid.children[start : start + 9] for start in range(0, 81, 9)]
     assert [row[0].value for row in rows] == [*"87654321", ""]
     assert [label.value for label in rows[-1][1:]] == list(FILES)
@@ -131,7 +131,9 @@ def test_a_step_by_clicks_moves_the_piece_and_counts_the_action() -> None:
     assert "e1 can step here (e1-e2)" in table.squares["e2"].tooltip
     click(table, "e2")
     assert table.game.history == [Step(4, 12)] and "White stepped e1-e2" in text(table.message)
-    assert table.squares["e1"].tooltip == "e1: empty" and table.squares["e2"].tooltip == "e2: White, hatted"
+    assert shown_contents(table)["e1"] == "empty" and shown_contents(table)["e2"] == "White, hatted"
+    assert marked(table, "hk-moved") == {"e1", "e2"}
+    assert "e1-e2 went from here in the last move" in table.squares["e1"].tooltip
     assert "White (you), action 2 of 2" in text(table.turn_line) and table.selected is None
 
 
@@ -196,7 +198,7 @@ def test_a_hat_jump_by_clicks() -> None:
     assert table.squares["c2"].tooltip == "c2: White, hatless; b3 can pass its hat here (b3>c2)"
     click(table, "c2")
     assert table.game.history == [Jump(17, 10)] and "passed the hat of b3 to c2" in text(table.message)
-    assert (table.squares["b3"].tooltip, table.squares["c2"].tooltip) == ("b3: White, hatless", "c2: White, hatted")
+    assert (shown_contents(table)["b3"], shown_contents(table)["c2"]) == ("White, hatless", "White, hatted")
 
 
 # ------------------------------------------------------------------ history, hints and a whole game
@@ -233,9 +235,12 @@ def test_a_game_by_clicks_against_greedy_ends() -> None:
             break
         play_first_option(table)
     outcome = game.outcome()
-    assert outcome is not None and outcome.reason in text(table.message) and outcome.reason in text(table.turn_line)
-    assert "over" in text(table.status) and table.hint_button.disabled
-    click(table, "e4")
+    assert outcome is not None and "over" in text(table.status) and table.hint_button.disabled
+    shown = " ".join(text(line) for line in (table.status, table.turn_line, table.message))
+    assert shown.count(outcome.reason) == 1, "the ending sentence is told once, in the message line"
+    assert outcome.reason in text(table.message) and "over" in text(table.turn_line)
+    assert all(button.disabled for button in table.squares.values())
+    table.press("e4")  # what a click would do, were the square not switched off
     assert "the game is over" in text(table.message)
 
 
@@ -256,3 +261,67 @@ def test_the_board_is_built_once() -> None:
 def test_a_game_of_another_kind_is_refused() -> None:
     with pytest.raises(ValueError, match="SombreroTable shows a Sombrero game, not 'hats'"):
         SombreroTable(hatskit.new_game("hats", players=2, seed=1), ("reader", "greedy"), bot_delay=0)
+
+
+# ------------------------------------------------------------------ refusals, the last moves, the set-up row
+
+
+def test_a_good_pick_clears_a_stale_refusal() -> None:
+    table = new_table()
+    click(table, "a1")
+    assert "hk-error" in table.message._dom_classes and "a1 is not your piece" in text(table.message)
+    click(table, "e1")
+    assert table.selected == "e1" and "hk-error" not in table.message._dom_classes
+    assert "not your piece" not in text(table.message) and "White (you) to move" in text(table.message)
+
+
+def test_a_piece_with_nowhere_to_go_says_so() -> None:
+    # g6 stands boxed in by black pieces on every side, no hatless friend next to it.
+    boxed = {
+        "game": "sombrero",
+        "to_move": "white",
+        "actions_left": 2,
+        "white": {"hatted": ["g6", "a1", "b1"], "hatless": []},
+        "black": {"hatted": ["f5", "g5", "h5", "f6", "h6", "f7", "g7", "h7"], "hatless": []},
+    }
+    table = new_table(hatskit.load(boxed))
+    click(table, "g6")
+    assert table.selected == "g6" and not marked(table, "hk-legal")
+    assert "g6 cannot act now: no empty square and no hatless friend of yours next to it (S2)" in text(table.message)
+    click(table, "a1")
+    assert marked(table, "hk-legal") and "cannot act" not in text(table.message)
+
+
+def test_the_squares_of_the_last_actions_are_marked_the_bots_too() -> None:
+    table = new_table()
+    click(table, "e1", "e2", "e2", "e3")
+    game = table.game
+    # the reader's second action and the bot's two answers: what the message line tells of
+    squares = {square_name(s) for move in game.history[1:] for s in (move.origin, move.target)}
+    assert game.ply == 4 and marked(table, "hk-moved") == squares
+    bot_move = game.history[3]
+    assert f"{bot_move} went here in the last 3 moves" in table.squares[square_name(bot_move.target)].tooltip
+    table.back_button.click()
+    assert marked(table, "hk-moved") == {square_name(game.history[2].origin), square_name(game.history[2].target)}
+
+
+def test_the_set_up_row_offers_the_jump_capture_option_and_no_deal_or_player_count() -> None:
+    table = new_table()
+    setup = table.setup
+    assert setup.seed_box.layout.display == "none" and setup.players_box.layout.display == "none"
+    assert [box.description for box in setup.seat_boxes] == ["White", "Black"]
+    option = setup.option_boxes["jump_captures"]
+    assert option.value is False and "a hat jump captures too" in option.tooltip
+    option.value = True
+    setup.seat_boxes[0].value, setup.seat_boxes[1].value = "greedy", "reader"
+    setup.new_game_button.click()
+    assert table.game.head["options"] == {"jump_captures": True} and table.seats == ("greedy", "reader")
+    assert table.game.ply == 2 and "Black (you), action 1 of 2" in text(table.turn_line)
+
+
+def test_rule_ids_show_once_each_as_tags() -> None:
+    table = new_table(hatskit.load(CAPTURE))
+    click(table, "b3", "c4")
+    assert text(table.message).count("(S3)") == 1
+    assert '<abbr class="hk-rule" title="rule S3: Capture">(S3)</abbr>' in table.message.value
+    assert '<abbr class="hk-rule" title="rule S2: Actions">(S2)</abbr>' in table.message.value

@@ -2,6 +2,7 @@
 
 from widgets.frame import TableFrame
 from widgets.hats import HatsTable
+from widgets.scheduler import ManualClock, Scheduler
 from widgets.sombrero import SombreroTable
 
-__all__ = ["HatsTable", "SombreroTable", "TableFrame"]
+__all__ = ["HatsTable", "ManualClock", "Scheduler", "SombreroTable", "TableFrame"]

@@ -21,6 +21,7 @@ from typing import Any
 import ipywidgets as widgets
 
 from hatskit import Game, HatskitError
+from hatskit.render.common import event_html
 
 Goal = Callable[[Game, Any], tuple[bool, str]]
 """``goal(game_before, move) -> (met, explanation)``, asked only about legal moves."""
@@ -39,8 +40,8 @@ class MoveExercise(widgets.VBox):
         seat: int | None = None,
         choices: Sequence[str] = (),
     ) -> None:
-        if seat is not None and seat != game.to_move:
-            raise HatskitError(f"the exercise's seat {seat} must be the seat to move ({game.to_move})")
+        if seat is not None and seat not in game.acting:
+            raise HatskitError(f"the exercise's seat {seat} must be a seat that may act now {list(game.acting)}")
         self.start = fresh_copy(game)
         self.goal = goal
         self.seat = seat
@@ -81,7 +82,7 @@ class MoveExercise(widgets.VBox):
         move = trial.parse(notation)
         events = trial.play(move)
         self.trial = trial
-        narration = html.escape(f"✔ {move} is legal. " + " · ".join(_narrated(event) for event in events))
+        narration = html.escape(f"✔ {move} is legal. ") + " · ".join(event_html(event) for event in events)
         self._show(trial, narration + self._verdict(move), "#1b5e20")
 
     def reset(self) -> None:
@@ -158,8 +159,3 @@ def seat_view_html(game: Game, seat: int) -> str:
     """``seat``'s view from the game's renderer module (``hatskit.render.<game>.table_html``)."""
     module = importlib.import_module(f"hatskit.render.{game.game_id.replace('-', '_')}")
     return module.table_html(game.state, seat)
-
-
-def _narrated(event: Any) -> str:
-    rule = getattr(event, "rule", None)
-    return f"{event} ({rule})" if rule and f"({rule})" not in str(event) else str(event)

@@ -1,52 +1,68 @@
-"""The frame every game's table view shares: history, seats, bots, messages and scores.
+"""The frame every game's table view shares: set-up, history, seats, bots, messages and scores.
 
 A view is a :class:`TableFrame` subclass that draws one game's table. The
-frame owns what is the same for every game: a status line (whose decision it
-is), a message line (the narration of the last moves, or why a move is not
-allowed), step-through controls with a slider over the history, undo, a hint
-from the strong bot, the score panel and the bots that sit at the table.
+frame owns what is the same for every game: a set-up row (new game, deal
+number, players, who sits where, rule options), a status line (who may act),
+a message line (the narration of the last moves with their rule ids, or why a
+move is not allowed), step-through controls with a slider over the history,
+undo, a hint from the strong bot, the score panel and the bots at the table.
 
-A subclass names its game (``game_id``, ``game_title``) and its
-``default_seats``, and writes three things:
+A subclass names its game (``game_id``, ``game_title``), its
+``default_seats`` and the ``player_counts`` the game allows, and writes:
 
-- :meth:`TableFrame.build_table` builds its widgets once and returns the rows
-  of the table area;
+- :meth:`TableFrame.build_table` builds its widgets and returns the rows of
+  the table area (built again only when a new game has another player count);
 - :meth:`TableFrame.show_table` updates them to show a view, the dict that
   ``game.view(seat)`` returns for the seat the frame shows (:attr:`viewer`),
   so hidden cards never reach a widget;
-- its click handlers call :meth:`TableFrame.try_move` with a move's notation.
+- its clicks call :meth:`TableFrame.select` to pick up a card or piece and
+  :meth:`TableFrame.try_move` with a move's notation;
+- optionally :meth:`TableFrame.no_target_text` (what to say when a picked item
+  can go nowhere), :meth:`TableFrame.bot_delay_for` and
+  :meth:`TableFrame.bot_move` (a race game's reaction times and timed plays).
 
-It may read :attr:`hint_move` (the move a hint suggested, to highlight),
-:meth:`reader_moves` (the legal moves when a reader decides, to highlight
-targets) and :meth:`why_not` (the sentence a refused move would get, to
-explain a click that is not a move yet). Every change of the game goes
+It may read :attr:`hint_move` (the move a hint suggested), :meth:`reader_moves`
+(the legal moves of the reader who acts now), :meth:`why_not` (the sentence a
+refused move would get), :meth:`recent_plies` and :meth:`view_before` (what
+changed in the moves the message line tells of, to highlight them) and
+:attr:`scheduler` (for its own timed events: a card shown for a moment).
+Class attributes ``can_undo``, ``can_hint`` and ``can_step`` switch those
+controls off where they make no sense (mid-race).
+
+Who may act comes from ``game.acting``: several seats may act at once, and
+every acting bot gets its move scheduled. Every change of the game goes
 through ``game.play`` and ``game.undo``; the widget tree is built once and
 only its values and classes change afterwards.
 
-Bots move on their own. With ``bot_delay`` 0 they answer inside the click
-handler, which is what tests use. With a positive delay each bot move is
-scheduled on the running asyncio event loop (``loop.call_later``): ipykernel
-handles widget messages on that loop, in JupyterLab and in Voilà alike, so
-bot moves and clicks never run at the same time. Where no loop runs (a plain
-script), bots answer at once.
+Bots are paced by a :class:`~widgets.scheduler.Scheduler`: with ``bot_delay``
+0 they answer inside the click handler (what most tests use); with a positive
+delay their moves wait on the running asyncio loop (ipykernel's), or on a
+:class:`~widgets.scheduler.ManualClock` a test passes as ``clock``. Undo,
+step-through and a new game cancel whatever is pending.
+
+Playing a move at an earlier position starts a new line of play; the moves it
+replaces are kept, and a button leads back to the original game.
 """
 
 from __future__ import annotations
 
-import asyncio
 import html
 from collections.abc import Callable, Sequence
+from functools import partial
 from typing import Any, ClassVar
 
 import ipywidgets as widgets
 
-from hatskit.bots import BOT_KINDS, Bot, make_bot
+from hatskit.bots import Bot, make_bot
 from hatskit.core import Game
-from hatskit.render.common import scoresheet_html
+from hatskit.render.common import event_html, score_panel_html
+from widgets.scheduler import ManualClock, Scheduler
+from widgets.setup import READER, SEAT_KINDS, SetupRow, check_seats
 from widgets.style import style_html
 
-READER = "reader"
-SEAT_KINDS = (READER, *BOT_KINDS)
+__all__ = ["READER", "SEAT_KINDS", "TableFrame", "check_seats", "html_line", "named_button", "set_marks"]
+
+BOT = "bot"  # the scheduler's tag for bots' moves
 
 
 class TableFrame(widgets.VBox):
@@ -55,42 +71,55 @@ class TableFrame(widgets.VBox):
     game_id: ClassVar[str]  # the game a subclass draws
     game_title: ClassVar[str]
     default_seats: ClassVar[tuple[str, ...]]
+    player_counts: ClassVar[tuple[int, ...]] = (2,)
+    shuffled: ClassVar[bool] = True  # the seed deals the cards, so the set-up row shows a deal number
+    can_undo: ClassVar[bool] = True
+    can_hint: ClassVar[bool] = True
+    can_step: ClassVar[bool] = True
 
-    def __init__(self, game: Game, seats: Sequence[str] | None = None, bot_delay: float = 0.8, seed: int = 0) -> None:
-        if game.game_id != self.game_id:
-            raise ValueError(f"{type(self).__name__} shows a {self.game_title} game, not {game.game_id!r}")
+    def __init__(
+        self,
+        game: Game,
+        seats: Sequence[str] | None = None,
+        bot_delay: float = 0.8,
+        seed: int = 0,
+        clock: ManualClock | None = None,
+    ) -> None:
+        self._check_game(game)
         super().__init__()
-        self.game = game
-        self.selected: str | None = None  # what the reader has picked up: a card, a square
-        self.seats = check_seats(self.default_seats if seats is None else seats, len(game.seat_names))
-        self.reader_seats = [seat for seat, kind in enumerate(self.seats) if kind == READER]
-        self.bots: dict[int, Bot] = {
-            seat: make_bot(game.game_id, kind, seed=seed + seat)
-            for seat, kind in enumerate(self.seats)
-            if kind != READER
-        }
         self.bot_delay = bot_delay
-        self.seed = seed
-        self.shown_ply = game.ply
-        self.narrated_from = max(game.ply - 1, 0)
-        self.hint_move: Any = None
-        self.pending_bot: asyncio.TimerHandle | None = None
-        self._hint_bot: Bot | None = None
+        self.seed = seed  # the bots' seed
+        self.scheduler = Scheduler(clock)
+        self.hint_bot: Bot | None = None
         self._syncing_controls = False
+        self._passing_message = False  # a refusal or a note about a pick: the next good pick clears it
+        self._seat_game(game, self.default_seats if seats is None else seats)
         self._build_frame()
-        self.refresh()
-        self.narrate()
-        self.run_bots()
+        self._show_new_game()
 
     # -- what a subclass writes -------------------------------------------------
 
     def build_table(self) -> list[widgets.Widget]:
-        """Build the game's widgets once; return the rows of the table area."""
+        """Build the game's widgets; return the rows of the table area."""
         raise NotImplementedError
 
     def show_table(self, view: dict[str, Any]) -> None:
         """Show ``view`` (``game.view(viewer)`` at the shown position) in the table widgets."""
         raise NotImplementedError
+
+    def no_target_text(self, item: str) -> str | None:
+        """What to say when the reader picks ``item`` and it can go nowhere now (None: it can)."""
+        del item
+        return None
+
+    def bot_delay_for(self, seat: int) -> float:
+        """How long the bot in ``seat`` takes before it acts (a race view draws reaction times here)."""
+        del seat
+        return self.bot_delay
+
+    def bot_move(self, seat: int) -> Any:
+        """The move the bot in ``seat`` makes now, from its seat's view only."""
+        return self.bots[seat].choose(self.game.seat_view(seat))
 
     # -- what a subclass uses ---------------------------------------------------------
 
@@ -105,17 +134,17 @@ class TableFrame(widgets.VBox):
 
     @property
     def viewer(self) -> int:
-        """The seat whose view is shown: the reader who decides now, else the first reader seat."""
-        to_move = self.shown().to_move
-        return to_move if to_move in self.reader_seats else self.reader_seats[0]
+        """The seat whose view is shown: a reader who may act now, else the first reader seat."""
+        acting = [seat for seat in self.shown().acting if seat in self.reader_seats]
+        return acting[0] if acting else self.reader_seats[0]
 
     def decides(self) -> bool:
-        """True when a reader makes the decision at the shown position."""
-        return self.shown().to_move in self.reader_seats
+        """True when a reader may act at the shown position."""
+        return any(seat in self.reader_seats for seat in self.shown().acting)
 
     def reader_moves(self) -> list[Any]:
-        """The legal moves at the shown position when a reader decides there, else none."""
-        return self.shown().legal_moves() if self.decides() else []
+        """The legal moves of the reader who may act at the shown position (none when no reader may)."""
+        return self.shown().legal_moves(self.viewer) if self.decides() else []
 
     def seat_label(self, seat: int) -> str:
         """A seat's name and who sits there: "Ana (you)", "Ben (greedy bot)"."""
@@ -126,14 +155,18 @@ class TableFrame(widgets.VBox):
         """None when the reader may play ``notation`` at the shown position, else the sentence that says why not."""
         shown = self.shown()
         if not shown.is_over and not self.decides():
-            return f"It is {self._to_move_name(shown)}'s turn, not yours."
-        return shown.why_illegal(notation)
+            return f"It is {self._acting_names(shown)}'s turn, not yours."
+        reason = shown.why_illegal(notation)
+        if reason is not None:
+            return reason
+        seat = shown.state.seat_of(shown.parse(notation))
+        return None if seat in self.reader_seats else f"{notation} is a move for {self.seat_label(seat)}, not for you."
 
     def try_move(self, notation: str) -> bool:
         """Play a reader's move at the shown position, or say why not and change nothing.
 
-        Played at an earlier position, the move starts a new branch: the later
-        moves are taken back first.
+        Played at an earlier position, the move starts a new line: the later
+        moves are taken back first, and kept as the original game.
         """
         reason = self.why_not(notation)
         if reason is not None:
@@ -145,16 +178,62 @@ class TableFrame(widgets.VBox):
         self.run_bots()
         return True
 
+    def select(self, item: str | None) -> None:
+        """Pick up ``item`` (a card, a square), or put it down with None.
+
+        A refusal still on the message line gives way to the narration; an
+        item that can go nowhere says so at once.
+        """
+        self.selected = item
+        self.show_table(self.shown().view(self.viewer))
+        note = None if item is None or not self.decides() else self.no_target_text(item)
+        if note is not None:
+            self._set_message(html.escape(note), error=False, passing=True)
+        elif self._passing_message:
+            self.narrate()
+
     def say(self, text: str, error: bool = False) -> None:
         """Put a plain-text sentence in the message line (marked as an error if it is one)."""
         self._set_message(html.escape(text), error)
 
+    def recent_plies(self) -> range:
+        """The plies of the moves the message line tells of: the reader's move and the bots' answers, or the step."""
+        return range(min(self.narrated_from, self.shown_ply), self.shown_ply)
+
+    def view_before(self) -> dict[str, Any]:
+        """The viewer's view before the moves the message line tells of (to mark what they changed)."""
+        return self.game.state_at(self.recent_plies().start).view(self.viewer)
+
+    # -- a new game --------------------------------------------------------------------
+
+    def start(self, game: Game, seats: Sequence[str] | None = None) -> None:
+        """Put ``game`` on this table with ``seats`` (default: the seats as they are, when they fit).
+
+        Whatever was pending is cancelled. The table area is built again only
+        when the number of seats changes; otherwise only values change.
+        """
+        self._check_game(game)
+        if seats is None:
+            seats = self.seats if len(self.seats) == len(game.seat_names) else self.default_seats
+        rebuild = len(game.seat_names) != len(self.game.seat_names)
+        self.scheduler.cancel()
+        self._seat_game(game, seats)
+        if rebuild:
+            self.table_area.children = tuple(self.build_table())
+        self._show_new_game()
+
     # -- the shared controls -------------------------------------------------------------
 
     def go_to(self, ply: int) -> None:
-        """Show the position after ``ply`` moves (clamped to the history), with that move's narration."""
+        """Show the position after ``ply`` moves (clamped to the history), with that move's narration.
+
+        Bots wait while an earlier position is shown and carry on back at the latest.
+        """
+        self.scheduler.cancel()
         ply = min(max(ply, 0), self.game.ply)
         self._moved_to(ply, narrate_from=ply - 1)
+        if self.live:
+            self.run_bots()
 
     def undo(self) -> None:
         """Take back to the reader's previous decision, with the bot moves after it."""
@@ -166,9 +245,10 @@ class TableFrame(widgets.VBox):
         self._cut_history(decision)
         self._moved_to(decision, narrate_from=decision)
         self.say(f"Took back {taken} move(s): {self.game.seat_names[self.viewer]} decides again.")
+        self.run_bots()
 
     def ask_hint(self) -> None:
-        """Ask the strong bot what the reader should play here; show its reason and mark the move."""
+        """Ask the strong bot what the reader should play here; show its reason (the numbers folded) and mark it."""
         shown = self.shown()
         if shown.is_over:
             self.say("The game is over: there is no move left to hint at.", error=True)
@@ -179,78 +259,93 @@ class TableFrame(widgets.VBox):
         hint = self._strong_bot().hint(shown.seat_view(self.viewer))
         self.hint_move = hint.move
         self.refresh()
-        self.say(f"Hint: {hint.move}. {hint.reason}")
+        detail = f"<details><summary>why?</summary>{html.escape(hint.detail)}</details>" if hint.detail else ""
+        self._set_message(html.escape(f"Hint: {hint.move}. {hint.reason}") + detail, error=False)
+
+    def switch_line(self) -> None:
+        """Go back to the original game after a new line was started, or from there back to the new line."""
+        if self.original is None:
+            return
+        on_original = _notations(self.game.history) == self.original
+        target = self.own_line if on_original else self.original
+        if target is None:
+            return
+        if not on_original:
+            self.own_line = _notations(self.game.history)
+        fork = self._replay_line(target)
+        where = "your own moves" if on_original else "the original game"
+        self.say(f"Back on {where}: it parts from the other line after move {fork}. Step forward to follow it.")
 
     def refresh(self) -> None:
         """Bring every widget in line with the shown position."""
         shown = self.shown()
         self._sync_controls()
         self.status.value = html.escape(self._status_text(shown))
-        self.score_panel.value = scoresheet_html(shown.score())
+        self.score_panel.value = score_panel_html(shown.score(), shown.outcome())
         self.show_table(shown.view(self.viewer))
 
     def narrate(self) -> None:
-        """The message line tells the events of the moves since ``narrated_from``, and the outcome."""
+        """The message line tells the events of the recent moves, each with its rule id, and the outcome once."""
         shown = self.shown()
-        start = min(self.narrated_from, self.shown_ply)
-        lines = [html.escape(str(event)) for events in self.game.events[start : self.shown_ply] for event in events]
+        events = [event for ply in self.recent_plies() for event in self.game.events[ply]]
         outcome = shown.outcome()
-        if outcome is not None:
-            lines.append(f"<b>{html.escape(outcome.reason)}</b>")
+        ending = None if outcome is None else outcome.reason
+        lines = [f"<b>{event_html(event)}</b>" if event.text == ending else event_html(event) for event in events]
+        if ending is not None and ending not in (event.text for event in events):
+            lines.append(f"<b>{html.escape(ending)}</b>")
         if not lines:
-            lines.append(html.escape(f"{self._to_move_name(shown)} to move."))
+            lines.append(html.escape(f"{self._acting_names(shown)} to move."))
         self._set_message("<br>".join(lines), error=False)
 
     # -- bots -----------------------------------------------------------------
 
     def run_bots(self) -> None:
-        """Let the bots move until a reader decides or the game ends (at once, or one per delay)."""
-        self._cancel_bot()
-        loop = _running_loop() if self.bot_delay > 0 else None
-        if loop is None:
-            while self._bot_to_move() is not None:
-                self._play_bot()
-        elif self._bot_to_move() is not None:
-            self.pending_bot = loop.call_later(self.bot_delay, self._bot_turn)
+        """Schedule a move for every bot that may act now, each after its delay; older plans are dropped."""
+        self.scheduler.cancel(BOT)
+        for seat in self.game.acting:
+            if seat in self.bots:
+                self.scheduler.call_later(self.bot_delay_for(seat), partial(self._bot_acts, seat), tag=BOT)
 
-    def _bot_turn(self) -> None:
-        """A scheduled bot move, then the next one is scheduled."""
-        self.pending_bot = None
-        if self._bot_to_move() is not None:
-            self._play_bot()
-            self.run_bots()
-
-    def _play_bot(self) -> None:
+    def _bot_acts(self, seat: int) -> None:
+        """A scheduled bot move (if its seat may still act), then the next bots are scheduled."""
+        if seat not in self.game.acting:
+            return
         follow = self.live
         start = self.game.ply
-        seat = self.game.to_move
-        self.game.play(self.bots[seat].choose(self.game.seat_view(seat)))
+        self.game.play(self.bot_move(seat))
         if follow:
             self._moved_to(self.game.ply, narrate_from=min(self.narrated_from, start))
         else:
             self._sync_controls()
-
-    def _bot_to_move(self) -> int | None:
-        seat = self.game.to_move
-        return seat if seat in self.bots else None
-
-    def _cancel_bot(self) -> None:
-        if self.pending_bot is not None:
-            self.pending_bot.cancel()
-            self.pending_bot = None
+        self.run_bots()
 
     def _strong_bot(self) -> Bot:
-        if self._hint_bot is None:
-            self._hint_bot = make_bot(self.game.game_id, "strong", seed=self.seed)
-        return self._hint_bot
+        if self.hint_bot is None:
+            self.hint_bot = make_bot(self.game.game_id, "strong", seed=self.seed)
+        return self.hint_bot
 
     # -- history ---------------------------------------------------------------
 
     def _cut_history(self, ply: int) -> None:
-        """Take back every move after ``ply`` (a new branch starts there)."""
-        self._cancel_bot()
+        """Take back every move after ``ply``; moves beyond the shown position are kept as the original game."""
+        self.scheduler.cancel()
+        if self.game.ply > self.shown_ply and self.original is None:
+            self.original = _notations(self.game.history)
         while self.game.ply > ply:
             self.game.undo()
+
+    def _replay_line(self, moves: list[str]) -> int:
+        """Make ``moves`` the game's history (through undo and play); show where it parts from the old one."""
+        self.scheduler.cancel()
+        history = _notations(self.game.history)
+        fork = next((ply for ply, (a, b) in enumerate(zip(history, moves, strict=False)) if a != b), None)
+        fork = min(len(history), len(moves)) if fork is None else fork
+        while self.game.ply > fork:
+            self.game.undo()
+        for move in moves[fork:]:
+            self.game.play(move)
+        self._moved_to(fork, narrate_from=fork)
+        return fork
 
     def _moved_to(self, ply: int, narrate_from: int) -> None:
         self.shown_ply = ply
@@ -260,32 +355,71 @@ class TableFrame(widgets.VBox):
         self.narrate()
 
     def _last_decision_before(self, ply: int) -> int | None:
-        """The latest ply before ``ply`` at which a reader decided."""
-        for earlier in range(ply - 1, -1, -1):
-            if self.game.state_at(earlier).to_move in self.reader_seats:
-                return earlier
-        return None
+        """The latest ply before ``ply`` at which a reader moved."""
+        movers = self.game.movers
+        return next((earlier for earlier in range(ply - 1, -1, -1) if movers[earlier] in self.reader_seats), None)
+
+    # -- seating a game ------------------------------------------------------------
+
+    def _check_game(self, game: Game) -> None:
+        if game.game_id != self.game_id:
+            raise ValueError(f"{type(self).__name__} shows a {self.game_title} game, not {game.game_id!r}")
+
+    def _seat_game(self, game: Game, seats: Sequence[str]) -> None:
+        """Take ``game`` and its seats, with fresh bots, selection and history marks (no widget changes)."""
+        self.seats = check_seats(seats, len(game.seat_names))
+        self.game = game
+        self.reader_seats = [seat for seat, kind in enumerate(self.seats) if kind == READER]
+        self.bots: dict[int, Bot] = {
+            seat: make_bot(game.game_id, kind, seed=self.seed + seat)
+            for seat, kind in enumerate(self.seats)
+            if kind != READER
+        }
+        self.selected: str | None = None  # what the reader has picked up: a card, a square
+        self.shown_ply = game.ply
+        self.narrated_from = max(game.ply - 1, 0)
+        self.hint_move: Any = None
+        self.original: list[str] | None = None  # the moves of the game before a new line was started
+        self.own_line: list[str] | None = None  # the reader's line, while the original is shown again
+
+    def _show_new_game(self) -> None:
+        self.setup.show(self.game, self.seats)
+        self.refresh()
+        self.narrate()
+        self.run_bots()
 
     # -- the frame's widgets ------------------------------------------------------
 
     def _build_frame(self) -> None:
+        self.setup = SetupRow(self.game_id, self.player_counts, self.shuffled, self.start, self._refuse)
         self.status = html_line("hk-status")
         self.message = html_line("hk-message")
         self.score_panel = html_line("hk-scorepanel")
+        self.table_area = widgets.VBox(self.build_table())
+        self.table_area.add_class("hk-area")
+        self.children = [widgets.HTML(style_html()), self.setup, self.status, self.table_area, self.message]
+        self.children += (self._build_controls(), self.score_panel)
+        self.add_class("hk")
+        self.add_class("hk-table")
+
+    def _build_controls(self) -> widgets.HBox:
         self.first_button = named_button("first", "the position before the first move", lambda: self.go_to(0))
         self.back_button = named_button("back", "one move back", lambda: self.go_to(self.shown_ply - 1))
         self.forward_button = named_button("forward", "one move forward", lambda: self.go_to(self.shown_ply + 1))
         self.last_button = named_button("last", "the latest position", lambda: self.go_to(self.game.ply))
         self.undo_button = named_button("undo", "take back to your previous decision", self.undo)
         self.hint_button = named_button("hint", "ask the strong bot for a move", self.ask_hint)
+        self.line_button = named_button("back to the original game", LINE_TIP, self.switch_line)
         self.slider = widgets.IntSlider(0, min=0, max=0, description="move", tooltip="moves played so far")
         self.slider.observe(self._slider_moved, names="value")
-        steps = [self.first_button, self.back_button, self.forward_button, self.last_button]
-        controls = widgets.HBox([*steps, self.slider, self.undo_button, self.hint_button])
-        style = widgets.HTML(style_html())
-        self.children = [style, self.status, *self.build_table(), self.message, controls, self.score_panel]
-        self.add_class("hk")
-        self.add_class("hk-table")
+        steps = [self.first_button, self.back_button, self.forward_button, self.last_button, self.slider]
+        switched = [*((step, self.can_step) for step in steps), (self.undo_button, self.can_undo)]
+        for control, wanted in [*switched, (self.hint_button, self.can_hint)]:
+            control.layout.display = None if wanted else "none"
+        return widgets.HBox([*steps, self.undo_button, self.hint_button, self.line_button])
+
+    def _refuse(self, text: str) -> None:
+        self.say(text, error=True)
 
     def _slider_moved(self, change: dict[str, Any]) -> None:
         if not self._syncing_controls:
@@ -306,40 +440,49 @@ class TableFrame(widgets.VBox):
         self.forward_button.disabled = self.last_button.disabled = at_end
         self.undo_button.disabled = self._last_decision_before(self.shown_ply) is None
         self.hint_button.disabled = not self.decides()
+        self.setup.new_game_button.button_style = "primary" if self.game.is_over else ""
+        self._sync_line_button()
 
-    def _set_message(self, message_html: str, error: bool) -> None:
+    def _sync_line_button(self) -> None:
+        """The button back to the original game (or back to the reader's line), shown only when there is one."""
+        on_original = self.original is not None and _notations(self.game.history) == self.original
+        there = self.own_line if on_original else self.original
+        self.line_button.layout.display = None if there is not None else "none"
+        self.line_button.description = "back to your moves" if on_original else "back to the original game"
+        self.line_button.tooltip = OWN_LINE_TIP if on_original else LINE_TIP
+
+    def _set_message(self, message_html: str, error: bool, passing: bool = False) -> None:
         self.message.value = message_html
-        if error:
-            self.message.add_class("hk-error")
-        else:
-            self.message.remove_class("hk-error")
+        self._passing_message = error or passing
+        set_marks(self.message, ["hk-error"] if error else [], ["hk-error"])
 
     def _status_text(self, shown: Game) -> str:
         if shown.is_over:
             return "The game is over."
-        mover = self._to_move_name(shown)
+        acting = self._acting_names(shown)
         if not self.live:
-            branch = ": play from here to start a new branch" if self.decides() else ""
-            return f"Move {self.shown_ply} of {self.game.ply}. {mover} to move{branch}."
-        if shown.to_move in self.bots:
-            return f"{self.game.seat_names[shown.to_move]} is thinking…"
-        return f"{mover} to move."
+            branch = ": a move here starts a new line, and the game as it was is kept" if self.decides() else ""
+            return f"Move {self.shown_ply} of {self.game.ply}. {acting} to move{branch}."
+        if not self.decides():
+            names = [self.game.seat_names[seat] for seat in shown.acting]
+            return f"{_and(names)} {'is' if len(names) == 1 else 'are'} thinking…"
+        return f"{acting} to move."
 
-    def _to_move_name(self, shown: Game) -> str:
-        return "nobody" if shown.to_move is None else self.seat_label(shown.to_move)
+    def _acting_names(self, shown: Game) -> str:
+        return _and([self.seat_label(seat) for seat in shown.acting]) or "nobody"
 
 
-def check_seats(seats: Sequence[str], players: int) -> tuple[str, ...]:
-    """The seats as a tuple, or a ValueError saying what is wrong with them."""
-    seats = tuple(seats)
-    if len(seats) != players:
-        raise ValueError(f"this game has {players} seats, but {len(seats)} were given: {list(seats)}")
-    unknown = [kind for kind in seats if kind not in SEAT_KINDS]
-    if unknown:
-        raise ValueError(f"unknown seat kind(s) {unknown}: a seat is one of {', '.join(SEAT_KINDS)}")
-    if READER not in seats:
-        raise ValueError(f"at least one seat must be {READER!r}, the person at the screen")
-    return seats
+LINE_TIP = "the game as it was before you played from an earlier position (your own moves are kept too)"
+OWN_LINE_TIP = "the moves you played from an earlier position (the original game is kept too)"
+
+
+def _notations(moves: Sequence[Any]) -> list[str]:
+    return [str(move) for move in moves]
+
+
+def _and(names: Sequence[str]) -> str:
+    """ "Ana", "Ana and Ben", "Ana, Ben and Cleo"."""
+    return " and ".join([", ".join(names[:-1]), names[-1]]) if len(names) > 1 else "".join(names)
 
 
 def set_marks(widget: widgets.DOMWidget, marks: Sequence[str], managed: Sequence[str]) -> None:
@@ -364,10 +507,3 @@ def named_button(name: str, tooltip: str, action: Callable[[], None], width: str
     button = widgets.Button(description=name, tooltip=tooltip, layout=widgets.Layout(width=width))
     button.on_click(lambda _: action())
     return button
-
-
-def _running_loop() -> asyncio.AbstractEventLoop | None:
-    try:
-        return asyncio.get_running_loop()
-    except RuntimeError:
-        return None

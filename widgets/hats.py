@@ -3,9 +3,12 @@
     >>> HatsTable(hatskit.new_game("hats", players=3, seed=7), seats=("reader", "greedy", "strong"))
 
 Click a card of your hand to select it: the table positions it may take light
-up. Click a position to exchange onto it (H2), or press *black hat* (H3),
-*discard* (H4) or, with four players, *swap* (H5). When your partner swapped,
-select the card to return and press *give back*.
+up (a card that fits none says so). Click a position to exchange onto it (H2),
+or press *black hat* (H3), *discard* (H4) or, with four players, *swap* (H5).
+When your partner swapped, select the card to return and press *give back*.
+The cards the last moves changed, on the tea table and in the collections,
+carry a corner star until the next move. After the end the cards and actions
+are switched off and each seat shows its final collection and favorite hat.
 
 Everything shown comes from ``game.view(seat)`` for the reader's seat, plus the
 public score sheet: other players' hands appear as card backs (their count
@@ -25,7 +28,7 @@ from hatskit.render.common import back_html, escape
 from hatskit.render.hats import hat_card_html
 from widgets.frame import TableFrame, html_line, named_button, set_marks
 
-MARKS = ("hk-legal", "hk-selected", "hk-hint")
+MARKS = ("hk-legal", "hk-selected", "hk-hint", "hk-changed")
 CARD_CLASSES = ("hk-card", *(f"hk-k-{name}" for name in KIND_NAMES.values()), "hk-facedown", *MARKS)
 
 
@@ -35,6 +38,7 @@ class HatsTable(TableFrame):
     game_id = "hats"
     game_title = "Hats"
     default_seats = ("reader", "greedy", "strong")
+    player_counts = (2, 3, 4)
 
     # -- building (once) ---------------------------------------------------------
 
@@ -76,8 +80,19 @@ class HatsTable(TableFrame):
         """Select (or unselect) the hand card shown on button ``index``."""
         card = self.hand_buttons[index].description
         if card:
-            self.selected = None if card == self.selected else card
-            self.show_table(self.shown().view(self.viewer))
+            self.select(None if card == self.selected else card)
+
+    def no_target_text(self, item: str) -> str | None:
+        """A hand card that fits no table position: it can still be a black hat (or given back to a partner)."""
+        moves = self.reader_moves()
+        if any(isinstance(move, Exchange) and str(move.card) == item for move in moves):
+            return None
+        if any(isinstance(move, Back) for move in moves):
+            return None
+        return (
+            f"{item} fits no position on the tea table now: an exchange needs the same type or a higher value "
+            "(H2). It can still become a black hat (H3)."
+        )
 
     def play_selected(self, template: str) -> None:
         """Play ``template`` (such as ``"black {card}"``) with the selected hand card."""
@@ -93,23 +108,34 @@ class HatsTable(TableFrame):
         if self.selected not in hand:
             self.selected = None
         hint = None if self.hint_move is None else self.game.parse(self.hint_move)
-        self._show_tea_table(view, hint)
+        before = self.view_before()
+        self._show_tea_table(view, before["table"], hint)
         self._show_hand(view, hand, hint)
         self._show_actions(view, hint)
         for seat, row in enumerate(self.seat_rows):
-            row.value = self._seat_html(view, seat)
+            row.value = self._seat_html(view, seat, before["collections"][seat])
         self.table_info.value = _info_html(view)
+        over = view["to_move"] is None
+        for button in [*self.position_buttons, *self.hand_buttons, *self.action_buttons]:
+            button.disabled = over
 
-    def _show_tea_table(self, view: dict[str, Any], hint: Any) -> None:
+    @property
+    def action_buttons(self) -> list[widgets.Button]:
+        return [self.black_hat_button, self.optional_button, self.give_back_button]
+
+    def _show_tea_table(self, view: dict[str, Any], table_before: list[str], hint: Any) -> None:
         exchanges = [move for move in self.reader_moves() if isinstance(move, Exchange)]
         targets = {move.position for move in exchanges if str(move.card) == self.selected}
         for position, (button, card) in enumerate(zip(self.position_buttons, view["table"], strict=True), start=1):
             face_down = position not in view["face_up"]
+            changed = card != table_before[position - 1]
             marks = ["hk-facedown"] if face_down else []
             marks += ["hk-legal"] if position in targets else []
             marks += ["hk-hint"] if isinstance(hint, Exchange) and hint.position == position else []
+            marks += ["hk-changed"] if changed else []
             duplicate = ", a duplicate type: face down at scoring (H7)" if face_down else ""
-            _show_card(button, card, f"position {position}: {card}{duplicate}", marks)
+            news = f", put here in the last {_moves(len(self.recent_plies()))}" if changed else ""
+            _show_card(button, card, f"position {position}: {card}{duplicate}{news}", marks)
 
     def _show_hand(self, view: dict[str, Any], hand: list[str], hint: Any) -> None:
         owner = "Your" if len(self.reader_seats) == 1 else f"{view['names'][view['seat']]}'s"
@@ -131,22 +157,31 @@ class HatsTable(TableFrame):
         for button in (self.black_hat_button, self.optional_button, self.give_back_button):
             set_marks(button, ["hk-hint"] if button is hinted else [], MARKS)
 
-    def _seat_html(self, view: dict[str, Any], seat: int) -> str:
-        """One seat: who sits there, markers, hand (backs for others), collection and black hats."""
+    def _seat_html(self, view: dict[str, Any], seat: int, collection_before: list[str]) -> str:
+        """One seat: who sits there, markers, hand (backs for others), collection and black hats.
+
+        After the end the hand is the favorite hat, shown face up (H6), and
+        the row shows the final collection.
+        """
         mine = seat == view["seat"]
         notes = [f"{view['played'][seat]}/{MAIN_ACTIONS} main actions"]
         notes += ["holds the last cookie"] if view["cookie"] == seat else []
         notes += ["▶ to move"] if view["to_move"] == seat else []
         count = view["hand_sizes"][seat]
         hand = f"{count} card(s), shown below" if mine else back_html("hidden card") * count
-        collection = "".join(hat_card_html(card) for card in view["collections"][seat]) or "none yet"
+        new = [card for card in view["collections"][seat] if card not in collection_before]
+        collection = "".join(_collected_html(card, card in new) for card in view["collections"][seat]) or "none yet"
         blacks = _own_black_hats(view) if mine else (back_html("black hat") * view["black_hat_counts"][seat] or "none")
-        favorite = f" · favorite hat {hat_card_html(view['favorites'][seat])}" if view["favorites"] else ""
+        black_hats = f"black hats ({view['black_hat_counts'][seat]}): {blacks}"
+        if view["favorites"]:
+            favorite = hat_card_html(view["favorites"][seat])
+            cards = f"final collection: {collection} · {black_hats} · favorite hat {favorite}"
+        else:
+            cards = f"hand: {hand} · collection: {collection} · {black_hats}"
         return (
             f'<div class="hk-row"><span class="hk-label">{escape(self.seat_label(seat))}</span>'
             f"{escape(' · '.join(notes))}</div>"
-            f'<div class="hk-row">hand: {hand} · collection: {collection} · '
-            f"black hats ({view['black_hat_counts'][seat]}): {blacks}{favorite}</div>"
+            f'<div class="hk-row">{cards}</div>'
         )
 
 
@@ -181,6 +216,15 @@ def _swap_line(view: dict[str, Any]) -> str:
     if view["seat"] == taker:
         return f"{names[giver]} passed you {card} face down: select a card of your hand and press give back (H5)."
     return f"{names[giver]} passed a card face down to {names[taker]}, who now gives one back (H5)."
+
+
+def _collected_html(card: str, new: bool) -> str:
+    """A collection card; one the last moves brought carries the corner star and says so."""
+    return hat_card_html(card, "hk-changed", f"{card}, new in the last moves") if new else hat_card_html(card)
+
+
+def _moves(count: int) -> str:
+    return "move" if count == 1 else f"{count} moves"
 
 
 def _own_black_hats(view: dict[str, Any]) -> str:

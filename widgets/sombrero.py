@@ -5,9 +5,11 @@
 Click one of your hatted pieces to pick it up: the empty squares it may step
 to get a dot, the hatless friends it may pass its hat to get a corner flag
 (S2). Click one of them to act (``e1-e2`` or ``e1>f2``), or the piece again to
-put it down. A click the rules refuse gets the engine's sentence and changes
-nothing. Pieces whose hats went in the moves just played are ringed until the
-next move, and the message line tells who flanked them (S3).
+put it down; a piece with nowhere to go says so. A click the rules refuse gets
+the engine's sentence and changes nothing. The squares the moves just played
+went from and to carry a corner mark, and pieces whose hats went are ringed,
+until the next move; the message line tells who flanked them (S3). After the
+end the squares are switched off.
 
 Each square is a Button (focusable; Enter and Space click it). Its tooltip
 names the square and what stands there ("e4: White, hatted"), the words the
@@ -35,7 +37,7 @@ from widgets.frame import TableFrame, html_line, named_button, set_marks
 
 SEATS = (WHITE, BLACK)
 GLYPHS = {(WHITE, True): "△", (WHITE, False): "○", (BLACK, True): "▲", (BLACK, False): "●"}
-MARKS = ("hk-legal", "hk-jump", "hk-selected", "hk-hint", "hk-captured")
+MARKS = ("hk-legal", "hk-jump", "hk-selected", "hk-hint", "hk-captured", "hk-moved")
 
 
 def piece_class(seat: int, hatted: bool) -> str:
@@ -57,6 +59,8 @@ BOARD_CSS = f"""
 {SQUARE}.hk-sb-dark {{ background-color: #b58863; }}
 {SQUARE}.hk-captured {{ box-shadow: inset 0 0 0 4px #1f6fd1; }}
 {SQUARE}.hk-hint {{ outline-offset: -7px; }}
+{SQUARE}.hk-moved::before {{ content: ""; position: absolute; left: 0; top: 0; width: 0; height: 0;
+  border-style: solid; border-width: 1.1em 1.1em 0 0; border-color: #7a4fc2 transparent transparent transparent; }}
 {SQUARE}.hk-legal::after {{ content: ""; position: absolute; left: 50%; top: 50%; width: .8em; height: .8em;
   margin: -.4em; border-radius: 50%; background: #1b7a2e; }}
 {SQUARE}.hk-legal.hk-jump::after {{ left: auto; top: 0; right: 0; margin: 0; width: 0; height: 0;
@@ -67,7 +71,8 @@ BOARD_CSS = f"""
 """
 LEGEND = (
     "Marks: • a square the piece you picked up can step to · ◥ a hatless friend it can pass its hat to (S2) · "
-    "double border: the piece picked up · ring: lost its hat in the moves just played (S3) · "
+    "double border: the piece picked up · ◤ a square the moves just played went from or to · "
+    "ring: lost its hat in the moves just played (S3) · "
     "dotted outline: the hint"
 )
 
@@ -99,6 +104,7 @@ class SombreroTable(TableFrame):
     game_id = "sombrero"
     game_title = "Sombrero"
     default_seats = ("reader", "strong")
+    shuffled = False  # no cards to deal: every Sombrero game starts the same (S1)
 
     # -- building (once) ---------------------------------------------------------
 
@@ -129,8 +135,7 @@ class SombreroTable(TableFrame):
     def press(self, name: str) -> None:
         """A click on square ``name``: pick up or put down a piece, or act with the piece picked up."""
         if name == self.selected or name in self._pickable(self._view()):
-            self.selected = None if name == self.selected else name
-            self.show_table(self._view())
+            self.select(None if name == self.selected else name)
         elif self.selected is None:
             self._explain_pick(name)
         else:
@@ -141,6 +146,12 @@ class SombreroTable(TableFrame):
         if not self.decides():
             return set()
         return {name for name, piece in view["board"].items() if piece["side"] == view["to_move"] and piece["hatted"]}
+
+    def no_target_text(self, item: str) -> str | None:
+        """A picked-up piece that cannot act: no empty square and no hatless friend next to it (S2)."""
+        if any(square_name(move.origin) == item for move in self.reader_moves()):
+            return None
+        return f"{item} cannot act now: no empty square and no hatless friend of yours next to it (S2)."
 
     def _explain_pick(self, name: str) -> None:
         """Say why ``name`` cannot be picked up, in the engine's words.
@@ -165,8 +176,10 @@ class SombreroTable(TableFrame):
         if self.selected not in self._pickable(view):
             self.selected = None
         notes = self._annotations(view)
+        over = view["to_move"] is None
         for name, button in self.squares.items():
             _show_square(button, name, view, notes[name])
+            button.disabled = over
         self.turn_line.value = escape(self._turn_text(view))
 
     def _annotations(self, view: dict[str, Any]) -> defaultdict[str, list[tuple[str, str]]]:
@@ -177,36 +190,32 @@ class SombreroTable(TableFrame):
             for move in self.reader_moves():
                 if square_name(move.origin) == self.selected:
                     notes[square_name(move.target)] += _target_notes(move)
-        lost, span = self._lost_hats(view)
-        for name in lost:
-            notes[name].append(("hk-captured", f"lost its hat in the last {_moves(span)} (S3)"))
+        span = _moves(len(self.recent_plies()))
+        for ply in self.recent_plies():
+            move = self.game.moves[ply]
+            notes[square_name(move.origin)].append(("hk-moved", f"{move} went from here in the last {span}"))
+            notes[square_name(move.target)].append(("hk-moved", f"{move} went here in the last {span}"))
+        for name in self._lost_hats(view):
+            notes[name].append(("hk-captured", f"lost its hat in the last {span} (S3)"))
         if self.hint_move is not None:
             hint = self.game.parse(self.hint_move)
             for square in (hint.origin, hint.target):
                 notes[square_name(square)].append(("hk-hint", f"the hint: {hint}"))
         return notes
 
-    def _lost_hats(self, view: dict[str, Any]) -> tuple[set[str], int]:
-        """The pieces that lost their hats in the moves the message line tells of and are still hatless (S3).
-
-        Returns them with the number of those moves: the reader's move and the
-        bot's answer since, or the one move stepped to.
-        """
-        start = min(self.narrated_from, self.shown_ply)
+    def _lost_hats(self, view: dict[str, Any]) -> set[str]:
+        """The pieces that lost their hats in the moves the message line tells of and are still hatless (S3)."""
         taken = {
-            name
-            for ply in range(start + 1, self.shown_ply + 1)
-            for name in self.game.state_at(ply).view(None)["last_captures"]
+            name for ply in self.recent_plies() for name in self.game.state_at(ply + 1).view(None)["last_captures"]
         }
-        hatless = {name for name, piece in view["board"].items() if not piece["hatted"]}
-        return taken & hatless, self.shown_ply - start
+        return taken & {name for name, piece in view["board"].items() if not piece["hatted"]}
 
     def _turn_text(self, view: dict[str, Any]) -> str:
         """Whose turn and which of its two actions comes next (S2), the hats each side has, the S5 count."""
         names = view["names"]
         hats = f"hats: {names[WHITE]} {view['hats'][WHITE]}, {names[BLACK]} {view['hats'][BLACK]}"
         if view["to_move"] is None:
-            return f"{view['outcome']} · {hats}"
+            return f"The game is over · {hats}"
         parts = [f"{self.seat_label(view['to_move'])}, action {3 - view['actions_left']} of 2", hats]
         if view["endgame_counting"]:
             white, black = view["endgame_actions"]

@@ -5,8 +5,9 @@ with the description as its text and the tooltip as its ``title``. The rules
 below turn such a button into a card (``hk-card`` and a type class such as
 ``hk-k-heart``, from :data:`hatskit.render.common.CSS`) and mark its roles:
 ``hk-legal`` a target the selected piece may take, ``hk-selected`` the chosen
-piece, ``hk-hint`` the strong bot's suggestion. Every mark changes the border
-*shape* as well as its colour, so none is told by colour alone.
+piece, ``hk-hint`` the strong bot's suggestion, ``hk-changed`` a card the last
+moves changed (a corner star). Every mark changes the border *shape* or adds a
+sign as well as a colour, so none is told by colour alone.
 """
 
 from __future__ import annotations
@@ -30,6 +31,16 @@ WIDGET_CSS = """
 .hk-table .hk-poslabel { text-align: center; color: #555; font-size: .85em; }
 .hk-table .hk-seat { margin: 2px 0; }
 .hk-table .hk-seat .hk-card { width: 1.7em; height: 2.4em; font-size: .85em; }
+.hk-table .hk-changed { position: relative; box-shadow: 0 0 0 3px #7a4fc2; }
+.hk-table .hk-changed::before { content: "✱"; position: absolute; top: 0; right: .15em; font-size: .7em;
+  line-height: 1; color: #7a4fc2; }
+.hk-table .hk-setup { gap: 4px 10px; padding-bottom: 4px; border-bottom: 1px solid #ddd; }
+.hk-table .hk-message details { display: inline-block; margin-left: .5em; }
+.hk-table .hk-rule { font-size: .8em; color: #555; text-decoration: underline dotted; cursor: help; }
+.hk-table .hk-panel .hk-lead { margin: 2px 0 4px; }
+.hk-table .hk-panel details { margin: 1px 0; }
+.hk-table .hk-panel summary { cursor: pointer; }
+.hk-table .hk-panel summary .hk-how { color: #555; font-size: .85em; }
 """
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import html
 
-from hatskit.core import ScoreSheet
+from hatskit.core import Event, Outcome, ScoreSheet
 
 # One style sheet for every view, keyed by ``hk-`` classes. Colours always come
 # with a symbol and a value, never alone (readers with colour-blindness).
@@ -30,6 +30,16 @@ CSS = """
 .hk-pos small { color: #555; }
 """
 
+# The short name of every ruling id (docs/rulings.md explains each one).
+RULE_NAMES = {
+    "H1": "Setup", "H2": "Exchange", "H3": "Black hat", "H4": "Optional action", "H5": "Four players",
+    "H6": "End", "H7": "Duplicates on the table", "H8": "Hat collection", "H9": "Favorite hat",
+    "H10": "Last cookie", "H11": "Winner",
+    "O1": "Deal", "O2": "Flip", "O3": "Race", "O4": "Refill", "O5": "Wrong play", "O6": "Falling hat", "O7": "End",
+    "M1": "Rounds", "M2": "Deal", "M3": "Turn", "M4": "End of round", "M5": "Scoring", "M6": "Card texts",
+    "S1": "Setup", "S2": "Actions", "S3": "Capture", "S4": "Win", "S5": "Draw",
+}  # fmt: skip
+
 
 def escape(text: object) -> str:
     """HTML-escape anything."""
@@ -41,9 +51,9 @@ def style_tag() -> str:
     return f"<style>{CSS}</style>"
 
 
-def card_html(kind: str, value: int, kind_name: str, extra_class: str = "") -> str:
-    """A face-up card: symbol over value, coloured by type, labelled for screen readers."""
-    label = escape(f"{kind}{value}")
+def card_html(kind: str, value: int, kind_name: str, extra_class: str = "", label: str | None = None) -> str:
+    """A face-up card: symbol over value, coloured by type, labelled for screen readers (by default "♥5")."""
+    label = escape(label or f"{kind}{value}")
     return (
         f'<span class="hk-card hk-k-{kind_name} {extra_class}" title="{label}" aria-label="{label}">'
         f'<span class="hk-kind">{escape(kind)}</span><span>{value}</span></span>'
@@ -85,3 +95,47 @@ def _row(name: str, category: str, points: int, why: str, total: bool = False) -
         f"<tr{cls}><td>{escape(name)}</td><td>{escape(category)}</td>"
         f'<td class="hk-pts">{points}</td><td>{escape(why)}</td></tr>'
     )
+
+
+def rule_tag(rule: str) -> str:
+    """A ruling id as a small tag, "(H2)", whose tooltip gives the rule's short name."""
+    name = RULE_NAMES.get(rule, "")
+    title = f"rule {rule}: {name}" if name else f"rule {rule}"
+    return f'<abbr class="hk-rule" title="{escape(title)}">({escape(rule)})</abbr>'
+
+
+def event_html(event: Event) -> str:
+    """One narrated event with its ruling as a tag: the one way every game shows rule ids.
+
+    Some engines end an event's text with its id already ("... (S3)"); that copy
+    is dropped, so the id shows once, from ``Event.rule``.
+    """
+    if event.rule is None:
+        return escape(event.text)
+    text = event.text.removesuffix(f" ({event.rule})")
+    return f"{escape(text)} {rule_tag(event.rule)}"
+
+
+def score_panel_html(sheet: ScoreSheet, outcome: Outcome | None) -> str:
+    """A score sheet in short: the outcome (or "if the game ended now") and the totals lead,
+    each player's lines folded away behind their total (a <details> per player)."""
+    lead = f"<b>{escape(outcome.reason)}</b>" if outcome is not None else ""
+    if not sheet.final:
+        lead = f"If the game ended now{_note(sheet.note)}:"
+    totals = sheet.totals
+    folds = [_player_fold(sheet, seat, name, totals[seat]) for seat, name in enumerate(sheet.seat_names)]
+    for team, points in zip(sheet.teams or (), sheet.team_totals or (), strict=True):
+        members = " + ".join(sheet.seat_names[s] for s in team)
+        folds.append(f'<div class="hk-total">team {escape(members)}: {points}</div>')
+    return f'<div class="hk hk-panel"><div class="hk-lead">{lead}</div>{"".join(folds)}</div>'
+
+
+def _player_fold(sheet: ScoreSheet, seat: int, name: str, total: int) -> str:
+    """One player's total, opening onto the lines that make it up."""
+    rows = "".join(
+        f'<tr><td>{escape(category)}</td><td class="hk-pts">{points}</td><td>{escape(why)}</td></tr>'
+        for _, category, points, why in sheet.lines_of(seat)
+    )
+    head = '<tr><th>category</th><th class="hk-pts">points</th><th>why</th></tr>'
+    summary = f'<summary class="hk-total">{escape(name)}: {total} <span class="hk-how">how?</span></summary>'
+    return f'<details>{summary}<table class="hk-score">{head}{rows}</table></details>'

@@ -6,10 +6,10 @@ from hatskit.hats import KIND_NAMES, SEAT_NAMES, Card, HatsState, face_up_positi
 from hatskit.render.common import back_html, card_html, escape, style_tag
 
 
-def hat_card_html(card: Card | str, extra_class: str = "") -> str:
-    """One face-up Hats card."""
+def hat_card_html(card: Card | str, extra_class: str = "", label: str | None = None) -> str:
+    """One face-up Hats card; ``label`` (its tooltip) defaults to the card's name."""
     card = parse_card(card) if isinstance(card, str) else card
-    return card_html(card.kind, card.value, KIND_NAMES[card.kind], extra_class)
+    return card_html(card.kind, card.value, KIND_NAMES[card.kind], extra_class, label)
 
 
 def tea_table_html(table: list[Card]) -> str:

@@ -94,3 +94,9 @@ def status_text(state: SombreroState) -> str:
         white, black = state.endgame_actions
         text += f" · S5 draw count: White {white}/{ENDGAME_ACTIONS}, Black {black}/{ENDGAME_ACTIONS}"
     return text
+
+
+def table_html(state: SombreroState, seat: int | None = None) -> str:
+    """A whole position as ``seat`` sees it: Sombrero hides nothing, so every seat sees the board."""
+    del seat
+    return board_html(state)

@@ -1,0 +1,210 @@
+"""TableFrame over a toy race game: several seats act at once, every acting bot is scheduled, controls switch off.
+
+The toy game ("snap"): in each of three rounds every seat may tap, and the
+first tap wins the round. It is registered for these tests only, with a bot
+module that adds nothing to the generic random and greedy bots.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+import sys
+import types
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any, Self
+
+import ipywidgets as widgets
+import pytest
+
+import hatskit
+from hatskit.core import Event, Game, GameSpec, InvalidMoveError, Outcome, ScoreLine, ScoreSheet
+from widgets.frame import BOT, TableFrame
+from widgets.scheduler import ManualClock
+
+NAMES = ("Ana", "Ben", "Cleo")
+ROUNDS = 3
+
+
+@dataclass(frozen=True)
+class SnapOptions:
+    """Rule options. ``rounds_to_win``: a toy option, to show the set-up row derives its controls."""
+
+    rounds_to_win: int = 2
+
+
+@dataclass(frozen=True)
+class Tap:
+    seat: int
+
+    def __str__(self) -> str:
+        return f"tap{self.seat}"
+
+
+class SnapState:
+    """Every seat acts at once until somebody taps; three rounds."""
+
+    def __init__(self, wins: list[int] | None = None) -> None:
+        self.wins = wins or [0, 0, 0]
+
+    @property
+    def to_move(self) -> int | None:
+        return None
+
+    @property
+    def acting(self) -> tuple[int, ...]:
+        return () if self.is_over else (0, 1, 2)
+
+    @property
+    def is_over(self) -> bool:
+        return sum(self.wins) >= ROUNDS
+
+    def seat_of(self, move: Tap) -> int:
+        return move.seat
+
+    def legal_moves(self, seat: int | None = None) -> list[Tap]:
+        return [Tap(s) for s in self.acting if seat in (None, s)]
+
+    def why_illegal(self, move: Tap) -> str | None:
+        return None if move.seat in self.acting else f"{NAMES[move.seat]} may not tap now"
+
+    def apply(self, move: Tap) -> list[Event]:
+        self.wins[move.seat] += 1
+        return [Event(f"{NAMES[move.seat]} tapped first", "O3")]
+
+    def copy(self) -> Self:
+        return type(self)(list(self.wins))
+
+    def score(self) -> ScoreSheet:
+        lines = tuple(ScoreLine(seat, "rounds", wins, "rounds won") for seat, wins in enumerate(self.wins))
+        return ScoreSheet(lines, NAMES, final=self.is_over)
+
+    def outcome(self) -> Outcome | None:
+        if not self.is_over:
+            return None
+        best = max(self.wins)
+        return Outcome((self.wins.index(best),), f"{NAMES[self.wins.index(best)]} wins the snap")
+
+    def view(self, seat: int | None) -> dict[str, Any]:
+        return {"seat": seat, "wins": list(self.wins), "acting": list(self.acting)}
+
+    def position(self) -> dict[str, Any]:
+        return {"game": "snap", "wins": list(self.wins)}
+
+    def seat_names(self) -> tuple[str, ...]:
+        return NAMES
+
+
+def parse_tap(text: str) -> Tap:
+    found = re.fullmatch(r"tap([0-2])", text.strip())
+    if found is None:
+        raise InvalidMoveError(f"{text!r} is not a tap")
+    return Tap(int(found[1]))
+
+
+SPEC = GameSpec(
+    game_id="snap",
+    options_type=SnapOptions,
+    new_state=lambda players, seed, options: SnapState(),
+    parse_move=parse_tap,
+    load_position=lambda data: SnapState(list(data["wins"])),
+    render_html=lambda state: "",
+    sample_world=lambda view, rng: SnapState(list(view["wins"])),
+    bot_module="snap_bots",
+)
+
+
+class SnapTable(TableFrame):
+    """A race table: a tap button; undo, hint and step-through switched off."""
+
+    game_id = "snap"
+    game_title = "Snap"
+    default_seats = ("reader", "random", "random")
+    player_counts = (3,)
+    can_undo = can_hint = can_step = False
+
+    def build_table(self) -> list[widgets.Widget]:
+        self.tap_button = widgets.Button(description="tap", tooltip="tap: be the first")
+        self.tap_button.on_click(lambda _: self.try_move(f"tap{self.viewer}"))
+        self.wins_line = widgets.HTML()
+        return [self.tap_button, self.wins_line]
+
+    def show_table(self, view: dict[str, Any]) -> None:
+        self.wins_line.value = " · ".join(f"{NAMES[s]}: {w}" for s, w in enumerate(view["wins"]))
+
+    def bot_delay_for(self, seat: int) -> float:
+        return 0.5 * seat + 0.5  # Ben reacts in 1.0 s, Cleo in 1.5 s
+
+
+@pytest.fixture(autouse=True)
+def snap_registered(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    monkeypatch.setitem(hatskit.GAMES, "snap", SPEC)
+    bots = types.ModuleType("snap_bots")
+    bots.BOTS = {}  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "snap_bots", bots)
+    yield
+
+
+def new_game() -> Game:
+    return hatskit.new_game("snap", seed=1)
+
+
+def text(line: widgets.HTML) -> str:
+    return " ".join(html.unescape(re.sub(r"<[^>]+>", " ", line.value)).split())
+
+
+def test_every_acting_seat_is_named_and_every_acting_bot_is_scheduled() -> None:
+    clock = ManualClock()
+    table = SnapTable(new_game(), clock=clock)
+    assert text(table.status) == "Ana (you), Ben (random bot) and Cleo (random bot) to move."
+    assert table.decides() and table.viewer == 0 and [str(m) for m in table.reader_moves()] == ["tap0"]
+    assert [timer.due for timer in table.scheduler.pending(BOT)] == [1.0, 1.5]
+    clock.advance(1.0)
+    assert table.game.history == [Tap(1)] and "Ben tapped first" in text(table.message)
+    assert [timer.due for timer in table.scheduler.pending(BOT)] == [2.0, 2.5]  # both bots react again
+
+
+def test_a_reader_tap_wins_the_round_and_the_bots_start_again() -> None:
+    clock = ManualClock()
+    table = SnapTable(new_game(), clock=clock)
+    clock.advance(0.9)
+    table.tap_button.click()
+    assert table.game.history == [Tap(0)] and "Ana tapped first" in text(table.message)
+    assert [timer.due for timer in table.scheduler.pending(BOT)] == [1.9, 2.4]
+
+
+def test_a_reader_cannot_play_another_seats_move() -> None:
+    table = SnapTable(new_game(), clock=ManualClock())
+    assert not table.try_move("tap2")
+    assert "tap2 is a move for Cleo (random bot), not for you." in text(table.message)
+    assert table.game.ply == 0
+
+
+def test_a_race_view_switches_off_undo_hint_and_step_through() -> None:
+    table = SnapTable(new_game(), clock=ManualClock())
+    hidden = [table.undo_button, table.hint_button, table.first_button, table.back_button, table.slider]
+    assert all(control.layout.display == "none" for control in hidden)
+    assert table.setup.new_game_button.layout.display != "none"
+
+
+def test_the_set_up_row_derives_the_option_controls_from_the_options_dataclass() -> None:
+    table = SnapTable(new_game(), clock=ManualClock())
+    box = table.setup.option_boxes["rounds_to_win"]
+    assert isinstance(box, widgets.IntText) and box.value == 2 and box.description == "rounds to win"
+    assert box.tooltip == "rounds to win: a toy option, to show the set-up row derives its controls"
+    box.value = 3
+    table.setup.new_game_button.click()
+    assert table.game.head["options"] == {"rounds_to_win": 3}
+
+
+def test_bots_play_a_whole_race_at_once_without_a_delay() -> None:
+    table = SnapTable(new_game(), seats=("reader", "random", "random"), bot_delay=0)
+    assert table.game.is_over and len(table.game.history) == ROUNDS
+    assert all(move.seat in (1, 2) for move in table.game.history)
+    assert "wins the snap" in text(table.message)
+
+
+def test_a_loaded_position_shows_no_deal_number() -> None:
+    table = SnapTable(hatskit.load({"game": "snap", "wins": [1, 0, 0]}), clock=ManualClock())
+    assert table.setup.seed_box.value == "" and text(table.wins_line) == "Ana: 1 · Ben: 0 · Cleo: 0"

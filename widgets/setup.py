@@ -1,0 +1,202 @@
+"""The set-up row every table shares: new game, deal number, players, who sits where, rule options.
+
+    >>> row = SetupRow("hats", player_counts=(2, 3, 4), shuffled=True, start=table.start, refuse=print)
+
+Nothing changes until *new game* is pressed; then the row builds the game
+from its choices and hands it to ``start``, or hands ``refuse`` the sentence
+that says which choice the game would not take. The deal number is the game's
+seed: the same number deals the same cards on every screen, so a teacher can
+give a whole class one deal. Pressed without typing a number, *new game*
+deals a fresh one.
+
+The rule options are not written per game: one control per field of the
+game's options dataclass (:attr:`hatskit.core.GameSpec.options_type`), chosen
+by the field's type (a tick box for yes/no, a number box, a text box for a
+list of names), named after the field and explained by the dataclass's
+docstring.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import fields
+from typing import Any
+
+import ipywidgets as widgets
+
+import hatskit
+from hatskit import Game, HatskitError
+from hatskit.bots import BOT_KINDS
+from hatskit.core import new_seed
+
+READER = "reader"
+SEAT_KINDS = (READER, *BOT_KINDS)
+SEAT_CHOICES = [("a reader (you)", READER), *((f"{kind} bot", kind) for kind in BOT_KINDS)]
+NEW_SEAT = "greedy"  # who sits in a seat that a larger table adds
+WIDE = {"description_width": "initial"}
+
+
+class SetupRow(widgets.HBox):
+    """The choices for the next game and the button that starts it; see the module docstring."""
+
+    def __init__(
+        self,
+        game_id: str,
+        player_counts: Sequence[int],
+        shuffled: bool,
+        start: Callable[[Game, tuple[str, ...]], None],
+        refuse: Callable[[str], None],
+    ) -> None:
+        self.game_id = game_id
+        self.start, self.refuse = start, refuse
+        self.seed_typed = False  # the reader typed a deal number since the game started
+        self._showing = False  # values being set from the game, not by the reader
+        self.new_game_button = widgets.Button(description="new game", tooltip=NEW_GAME_TIP)
+        self.new_game_button.on_click(lambda _: self.new_game())
+        self.seed_box = widgets.Text(description="deal number", tooltip=SEED_TIP, style=WIDE)
+        self.seed_box.layout = widgets.Layout(width="13em", display=None if shuffled else "none")
+        self.players_box = widgets.Dropdown(
+            options=list(player_counts), description="players", tooltip=PLAYERS_TIP, style=WIDE
+        )
+        self.players_box.layout = widgets.Layout(width="8.5em", display=None if len(player_counts) > 1 else "none")
+        self.seat_boxes = [self._seat_box() for _ in range(max(player_counts))]
+        self.option_defaults = hatskit.GAMES[game_id].options_type()
+        self.option_boxes = option_controls(type(self.option_defaults))
+        self.seed_box.observe(self._seed_typed, names="value")
+        self.players_box.observe(self._players_changed, names="value")
+        boxes = [self.new_game_button, self.seed_box, self.players_box, *self.seat_boxes, *self.option_boxes.values()]
+        super().__init__(boxes, layout=widgets.Layout(flex_flow="row wrap", align_items="center"))
+        self.add_class("hk-setup")
+
+    def show(self, game: Game, seats: Sequence[str]) -> None:
+        """Show the choices that made ``game``: its deal number, player count, seats and options."""
+        self._showing = True
+        try:
+            seed = game.head.get("seed")
+            self.seed_box.value = "" if seed is None else str(seed)
+            self.players_box.value = len(seats)
+            self._show_seats(game.seat_names, seats)
+            given = game.head.get("options") or game.head.get("start", {}).get("options", {})
+            for name, box in self.option_boxes.items():
+                if name in given:
+                    box.value = control_value(given[name])
+        finally:
+            self._showing = False
+        self.seed_typed = False
+
+    def chosen(self) -> tuple[Game, tuple[str, ...]]:
+        """The game and seats the row's choices make; a ValueError or HatskitError says what is wrong."""
+        players = self.players_box.value
+        options = {
+            name: option_value(box.value, getattr(self.option_defaults, name))
+            for name, box in self.option_boxes.items()
+        }
+        game = hatskit.new_game(self.game_id, players=players, seed=self._chosen_seed(), **options)
+        seats = tuple(box.value for box in self.seat_boxes[:players])
+        return game, check_seats(seats, players)
+
+    def new_game(self) -> None:
+        """Start the chosen game, or say which choice is wrong and change nothing."""
+        try:
+            game, seats = self.chosen()
+        except (HatskitError, ValueError) as error:
+            self.refuse(f"No new game: {error}")
+            return
+        self.start(game, seats)
+
+    def _chosen_seed(self) -> int:
+        text = self.seed_box.value.strip()
+        if not self.seed_typed or not text:
+            return new_seed()
+        if not text.isdigit():
+            raise ValueError(f"the deal number must be a whole number such as 4711, not {text!r}")
+        return int(text)
+
+    def _seat_box(self) -> widgets.Dropdown:
+        return widgets.Dropdown(
+            options=SEAT_CHOICES,
+            value=NEW_SEAT,
+            tooltip="who sits in this seat: a reader or a bot",
+            style=WIDE,
+            layout=widgets.Layout(width="14em"),
+        )
+
+    def _show_seats(self, names: Sequence[str], kinds: Sequence[str]) -> None:
+        """Name the first ``len(names)`` seat boxes and hide the rest."""
+        for index, box in enumerate(self.seat_boxes):
+            seated = index < len(names)
+            box.layout.display = None if seated else "none"
+            if seated:
+                box.description = names[index]
+                box.tooltip = f"who sits in {names[index]}'s seat: a reader at this screen or a bot"
+                box.value = kinds[index]
+
+    def _players_changed(self, change: dict[str, Any]) -> None:
+        """Show one seat box per player of the new count (new seats get a bot); the game starts on *new game*."""
+        if self._showing:
+            return
+        names = hatskit.new_game(self.game_id, players=change["new"], seed=0).seat_names
+        kinds = [box.value for box in self.seat_boxes[: len(names)]]
+        self._show_seats(names, [kind if index < change["old"] else NEW_SEAT for index, kind in enumerate(kinds)])
+
+    def _seed_typed(self, change: dict[str, Any]) -> None:
+        if not self._showing:
+            self.seed_typed = True
+
+
+NEW_GAME_TIP = "new game: start again with the choices in this row (a fresh deal unless you typed a deal number)"
+SEED_TIP = "deal number: the same number deals the same cards on every screen; type one, then press new game"
+PLAYERS_TIP = "players: how many sit at the table (four play as two teams); press new game to start"
+
+
+def check_seats(seats: Sequence[str], players: int) -> tuple[str, ...]:
+    """The seats as a tuple, or a ValueError saying what is wrong with them."""
+    seats = tuple(seats)
+    if len(seats) != players:
+        raise ValueError(f"this game has {players} seats, but {len(seats)} were given: {list(seats)}")
+    unknown = [kind for kind in seats if kind not in SEAT_KINDS]
+    if unknown:
+        raise ValueError(f"unknown seat kind(s) {unknown}: a seat is one of {', '.join(SEAT_KINDS)}")
+    if READER not in seats:
+        raise ValueError(f"at least one seat must be {READER!r}, the person at the screen")
+    return seats
+
+
+def option_controls(options_type: type) -> dict[str, widgets.ValueWidget]:
+    """One control per rule option, chosen by the type of the option's default value."""
+    defaults = options_type()
+    return {
+        field.name: _control(field.name, getattr(defaults, field.name), option_tip(options_type, field.name))
+        for field in fields(options_type)
+    }
+
+
+def _control(name: str, default: Any, tip: str) -> widgets.ValueWidget:
+    label = name.replace("_", " ")
+    if isinstance(default, bool):
+        return widgets.Checkbox(value=default, description=label, tooltip=tip, indent=False, style=WIDE)
+    if isinstance(default, int):
+        return widgets.IntText(value=default, description=label, tooltip=tip, style=WIDE)
+    if isinstance(default, tuple | list):
+        tip = f"{tip} (names separated by spaces)"
+    box = widgets.Text(value=control_value(default), description=label, tooltip=tip, style=WIDE)
+    box.layout.width = "12em"
+    return box
+
+
+def control_value(value: Any) -> Any:
+    """An option's value as its control holds it: a list of names becomes one line of text."""
+    return " ".join(str(item) for item in value) if isinstance(value, tuple | list) else value
+
+
+def option_value(shown: Any, default: Any) -> Any:
+    """An option's value from what its control holds: the text of a list option gives the list of its words."""
+    return shown.replace(",", " ").split() if isinstance(default, tuple | list) else shown
+
+
+def option_tip(options_type: type, name: str) -> str:
+    """What an option does, from the options dataclass's docstring ("``removed``: the two types ...")."""
+    doc = " ".join((options_type.__doc__ or "").split())
+    found = re.search(rf"``{name}``: ([^.;]*)", doc)
+    return f"{name.replace('_', ' ')}: {found[1] if found else doc}"
