@@ -156,17 +156,29 @@ def _match_html(view: HatsOffView) -> str:
     return f'<div class="hk-ho-note">Round {view["round"]} of best of {best_of} · rounds won: {escape(wins)}</div>'
 
 
+def style_html() -> str:
+    """The shared style sheet and the Hats Off! one, as <style> elements."""
+    return f"{style_tag()}<style>{STYLE}</style>"
+
+
+def cards_html(kinds: Sequence[str]) -> str:
+    """A row of face-up cards with the style sheet: a picture on its own (the hats of the game, a hand)."""
+    return f'{style_html()}<div class="hk hk-row">{"".join(hat_card_html(kind) for kind in kinds)}</div>'
+
+
 def view_html(
-    view: HatsOffView, hands: Sequence[Sequence[str]] | None = None, heads: Sequence[str | None] | None = None
+    view: HatsOffView,
+    hands: Sequence[Sequence[str] | None] | None = None,
+    heads: Sequence[str | None] | None = None,
 ) -> str:
-    """A seat's view as a table; ``hands`` and ``heads`` reveal every card (teaching only)."""
+    """A seat's view as a table; ``hands`` and ``heads`` reveal the cards they give (None: a seat's stay hidden)."""
     rows = [f'<div class="hk-ho-status">{escape(status_text(view))}</div>', _pile_html(view), _loose_html(view)]
     for seat in range(view["players"]):
         hand = hands[seat] if hands is not None else view["hand"] if seat == view["seat"] else None
         head = heads[seat] if heads is not None else view["head"] if seat == view["seat"] else None
         rows.append(_seat_html(view, seat, hand, head))
     rows.append(_match_html(view))
-    return f'{style_tag()}<style>{STYLE}</style><div class="hk">{"".join(rows)}</div>'
+    return f'{style_html()}<div class="hk">{"".join(rows)}</div>'
 
 
 def table_html(state: HatsOffState, seat: int | None = None) -> str:
