@@ -639,7 +639,7 @@ def _check_empty_turns(state: SombreroState) -> None:
         raise RecordError("field 'empty_turns' must be 0: an action was made since the empty turn (S2)")
     if has_action(state.board, 1 - state.turn):
         raise RecordError(
-            f"field 'empty_turns' must be 0: {SEAT_NAMES[1 - state.turn]} can act, so no turn was empty (S2)"
+            f"field 'empty_turns' must be 0: {SEAT_NAMES[1 - state.turn]} can act, so its turn was not empty (S2)"
         )
 
 
