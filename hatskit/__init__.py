@@ -72,12 +72,12 @@ def new_game(game_id: str, players: int | None = None, seed: int | None = None, 
 
 
 def _start(spec: GameSpec, players: object, seed: object, options: Mapping[str, Any]) -> Game:
-    if players is not None:
-        whole_number(players, "players")  # each game says how many it takes
+    """A new game of ``spec``, its arguments checked here once for every game (each says how many players it takes)."""
+    count = None if players is None else whole_number(players, "players")
     seed = new_seed() if seed is None else whole_number(seed, "seed")
     check_json_value(options, "the options")
     chosen = make_options(spec.options_type, options, spec.game_id)
-    state = spec.new_state(players, seed, chosen)  # type: ignore[arg-type]
+    state = spec.new_state(count, seed, chosen)
     head = {"game": spec.game_id, "players": len(state.seat_names()), "seed": seed, "options": options_dict(chosen)}
     return Game(spec, head, [state])
 

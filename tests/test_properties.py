@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import copy
 import json
+import os
 from collections.abc import Iterator
 from typing import Any
 
@@ -29,10 +30,12 @@ from test_contract import VARIANTS, check_position, random_game, variants
 import hatskit
 from hatskit import IllegalMoveError, InvalidMoveError, RecordError
 
+# Examples per property and variant; raise HATSKIT_PROPERTY_EXAMPLES for a deeper search (the run stays quick at 10).
+EXAMPLES = int(os.environ.get("HATSKIT_PROPERTY_EXAMPLES", "10"))
 SETTINGS = settings(
-    max_examples=10, deadline=None, database=None, suppress_health_check=[HealthCheck.too_slow], print_blob=True
+    max_examples=EXAMPLES, deadline=None, database=None, suppress_health_check=[HealthCheck.too_slow], print_blob=True
 )
-FUZZ = settings(SETTINGS, max_examples=30)  # bad input: most examples are refused at once
+FUZZ = settings(SETTINGS, max_examples=3 * EXAMPLES)  # bad input: most examples are refused at once
 PLAY_ON = 100  # plies a game is played on (every Hats game ends within it)
 CHECK_EVERY = 4  # positions checked on the way (the last one always)
 SEEDS = st.integers(min_value=0, max_value=2**63 - 1)
