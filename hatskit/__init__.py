@@ -26,9 +26,14 @@ from hatskit.core import (
     RecordError,
     ScoreLine,
     ScoreSheet,
+    UsageError,
+    brief,
+    check_json_text,
+    check_json_value,
     make_options,
     new_seed,
     options_dict,
+    whole_number,
 )
 
 GAMES: dict[str, GameSpec] = {spec.game_id: spec for spec in (hats.SPEC, hats_off.SPEC, sombrero.SPEC)}
@@ -44,6 +49,7 @@ __all__ = [
     "RecordError",
     "ScoreLine",
     "ScoreSheet",
+    "UsageError",
     "load",
     "new_game",
 ]
@@ -51,24 +57,35 @@ __all__ = [
 
 def spec_of(game_id: object) -> GameSpec:
     """The registered game called ``game_id``, or a RecordError naming the choices."""
-    if game_id not in GAMES:
-        raise RecordError(f"unknown game {game_id!r}; the games are: {', '.join(GAMES)}")
-    return GAMES[game_id]  # type: ignore[index]
+    if not isinstance(game_id, str) or game_id not in GAMES:
+        raise RecordError(f"unknown game {brief(game_id)}; the games are: {', '.join(GAMES)}")
+    return GAMES[game_id]
 
 
 def new_game(game_id: str, players: int | None = None, seed: int | None = None, **options: Any) -> Game:
-    """Start a game; the same seed and options always deal the same game."""
-    spec = spec_of(game_id)
-    chosen = make_options(spec.options_type, options, game_id)
-    seed = new_seed() if seed is None else seed
-    state = spec.new_state(players, seed, chosen)
-    head = {"game": game_id, "players": len(state.seat_names()), "seed": seed, "options": options_dict(chosen)}
+    """Start a game; the same seed and options always deal the same game.
+
+    ``seed`` is a whole number from 0 to 2**63 - 1 (a fresh one when left out),
+    so the record can hold it and replays the game.
+    """
+    return _start(spec_of(game_id), players, seed, options)
+
+
+def _start(spec: GameSpec, players: object, seed: object, options: Mapping[str, Any]) -> Game:
+    """A new game of ``spec``, its arguments checked here once for every game (each says how many players it takes)."""
+    count = None if players is None else whole_number(players, "players")
+    seed = new_seed() if seed is None else whole_number(seed, "seed")
+    check_json_value(options, "the options")
+    chosen = make_options(spec.options_type, options, spec.game_id)
+    state = spec.new_state(count, seed, chosen)
+    head = {"game": spec.game_id, "players": len(state.seat_names()), "seed": seed, "options": options_dict(chosen)}
     return Game(spec, head, [state])
 
 
 def load(source: str | Mapping[str, Any]) -> Game:
     """A game from a saved record (it has "moves") or from a position."""
     data = _as_mapping(source)
+    check_json_value(data, "the record")
     spec = spec_of(data.get("game"))
     if "moves" in data:
         return _replay(spec, data)
@@ -78,9 +95,10 @@ def load(source: str | Mapping[str, Any]) -> Game:
 
 def _as_mapping(source: str | Mapping[str, Any]) -> Mapping[str, Any]:
     if isinstance(source, str):
+        check_json_text(source)
         try:
             source = json.loads(source)
-        except json.JSONDecodeError as error:
+        except ValueError as error:  # not JSON, or a number too long to read
             raise RecordError(f"the record is not valid JSON: {error}") from None
     if not isinstance(source, Mapping):
         raise RecordError(f"a record or position must be a JSON object, not {type(source).__name__}")
@@ -96,20 +114,28 @@ def _replay(spec: GameSpec, data: Mapping[str, Any]) -> Game:
         try:
             game.play(text)
         except HatskitError as error:
-            raise RecordError(f"field 'moves': move {number} ({text!r}) does not replay: {error}") from None
+            raise RecordError(f"field 'moves': move {number} ({brief(text)}) does not replay: {error}") from None
     return game
 
 
 def _start_of_record(spec: GameSpec, data: Mapping[str, Any]) -> Game:
+    """The game a record starts from: its ``start`` position, or a new game from seed, players and options."""
     if "start" in data:
-        return load(data["start"])
-    seed = data.get("seed")
-    if not isinstance(seed, int) or isinstance(seed, bool):
-        raise RecordError(f"field 'seed' must be a whole number, not {seed!r}")
-    options = data.get("options", {})
-    if not isinstance(options, Mapping):
-        raise RecordError(f"field 'options' must be an object, not {options!r}")
+        return _from_start(spec, data)
+    seed = whole_number(data.get("seed"), "field 'seed'")
     try:
-        return new_game(spec.game_id, data.get("players"), seed, **options)
+        return _start(spec, data.get("players"), seed, data.get("options", {}))
     except HatskitError as error:
         raise RecordError(str(error)) from None
+
+
+def _from_start(spec: GameSpec, data: Mapping[str, Any]) -> Game:
+    start = data["start"]
+    extra = sorted({"seed", "players", "options"} & set(data))
+    if extra:
+        raise RecordError(f"a record starts from 'start' or from 'seed' and 'options', not both (also given: {extra})")
+    if not isinstance(start, Mapping) or "moves" in start or "start" in start:
+        raise RecordError("field 'start' must be a position, not a record or anything else")
+    if start.get("game") != spec.game_id:
+        raise RecordError(f"field 'start' is a position of {brief(start.get('game'))}, not of {spec.game_id}")
+    return load(start)

@@ -5,11 +5,23 @@ the rules and a :class:`GameSpec` that tells this module how to build, parse and
 load it. :class:`Game` wraps a state with everything that is the same for every
 game: the history of moves, undo, step-through (``state_at``), records and the
 errors a failed call raises. A failed call never changes anything.
+
+Bad input is refused here once for every game, before any game reads it: a move
+text longer than ``MAX_MOVE_CHARS`` (no notation comes near it), a record text
+longer than ``MAX_RECORD_CHARS`` or nested deeper than ``MAX_DEPTH``, and in any
+record, position or options object a string longer than ``MAX_TEXT``, a whole
+number beyond ``MAX_INT`` or more than ``MAX_ITEMS`` values (:func:`check_json_value`).
+Seeds are whole numbers from 0 to ``MAX_INT``, so every record can hold its seed.
+A seat is None or a seat of the game, a ply one of the game's plies; anything
+else is a :class:`UsageError`.
 """
 
 from __future__ import annotations
 
+import copy
 import random
+import re
+import reprlib
 from collections.abc import Callable, Mapping
 from dataclasses import asdict, dataclass, field, fields
 from typing import Any, NamedTuple, Protocol, Self
@@ -37,6 +49,10 @@ class IllegalMoveError(HatskitError, ValueError):
 
 class RecordError(HatskitError, ValueError):
     """A record, position or option that does not load; the message names the field."""
+
+
+class UsageError(HatskitError, ValueError):
+    """A call the contract does not allow: a seat or ply the game does not have, undo at the start."""
 
 
 @dataclass(frozen=True)
@@ -183,14 +199,16 @@ class GameSpec:
 
 def make_options(options_type: type, given: Mapping[str, Any], game_id: str) -> Any:
     """Build a game's options dataclass, naming any unknown or mistyped option."""
+    if not isinstance(given, Mapping):
+        raise RecordError(f"field 'options' must be an object, not {brief(given)}")
     known = {f.name: f for f in fields(options_type)}
     for name, value in given.items():
         if name not in known:
-            raise RecordError(f"unknown option {name!r} for {game_id}; options are: {', '.join(known)}")
+            raise RecordError(f"unknown option {brief(name)} for {game_id}; options are: {', '.join(known)}")
         default = getattr(options_type(), name)
         if not _same_json_type(value, default):
             expected = type(default).__name__
-            raise RecordError(f"option {name!r} of {game_id} must be a {expected}, not {value!r}")
+            raise RecordError(f"option {name!r} of {game_id} must be a {expected}, not {brief(value)}")
     return options_type(**given)
 
 
@@ -206,7 +224,7 @@ def read_field(data: Mapping[str, Any], name: str, kind: type) -> Any:
         raise RecordError(f"field {name!r} is missing")
     value = data[name]
     if not isinstance(value, kind) or (isinstance(value, bool) and kind is not bool):
-        raise RecordError(f"field {name!r} must be a {kind.__name__}, not {value!r}")
+        raise RecordError(f"field {name!r} must be a {kind.__name__}, not {brief(value)}")
     return value
 
 
@@ -226,9 +244,107 @@ def copy_rng(rng: random.Random) -> random.Random:
     return twin
 
 
+def seeded_shuffle(items: list[Any], seed: int, number: int) -> None:
+    """Shuffle ``items`` in place as shuffle ``number`` (0, 1, ...) of a game started with ``seed``.
+
+    Each shuffle has its own generator, made from the seed and the shuffle's
+    number, so a position needs only those two small numbers to replay every
+    later shuffle. Shuffle 0 uses ``Random(seed)`` itself; seeds below 2**64 make
+    every (seed, number) pair a different generator.
+    """
+    random.Random(seed + number * 2**64).shuffle(items)
+
+
 def new_seed() -> int:
     """A fresh seed for a game started without one (it is kept in the record)."""
     return random.SystemRandom().randrange(2**31)
+
+
+# ---------------------------------------------------------------- input guards (one place for every game)
+
+MAX_MOVE_CHARS = 100  # the longest notation of any game is far shorter
+MAX_RECORD_CHARS = 2_000_000  # a record of thousands of moves fits many times over
+MAX_DEPTH = 12  # a record holds a start position holding lists of names: five levels
+MAX_ITEMS = 200_000  # values in one record, position or options object
+MAX_TEXT = 1_000  # characters in one string value
+MAX_INT = 2**63 - 1  # the largest whole number a record holds (a seed, a count)
+
+
+class _Brief(reprlib.Repr):
+    """A short repr for error messages: never deep, long, or a number too long to print."""
+
+    def repr_int(self, x: int, level: int) -> str:
+        return repr(x) if abs(x) <= MAX_INT else f"a number of {x.bit_length() * 3 // 10}+ digits"
+
+
+_BRIEF = _Brief()
+_BRIEF.maxstring = _BRIEF.maxother = 40
+
+
+def brief(value: object) -> str:
+    """``value`` quoted for a message, however large or deep it is."""
+    return _BRIEF.repr(value)
+
+
+def whole_number(value: object, what: str, least: int = 0, most: int = MAX_INT) -> int:
+    """``value`` if it is a whole number from ``least`` to ``most`` (not a bool), else a RecordError."""
+    if isinstance(value, bool) or not isinstance(value, int) or not least <= value <= most:
+        top = "2**63 - 1" if most == MAX_INT else most
+        raise RecordError(f"{what} must be a whole number from {least} to {top}, not {brief(value)}")
+    return value
+
+
+def check_move_text(text: str) -> str:
+    """``text`` if it is short enough to be a move; checked before any game parses it."""
+    if len(text) > MAX_MOVE_CHARS:
+        raise InvalidMoveError(f"{brief(text)} is too long for a move ({len(text)} characters)")
+    return text
+
+
+_JSON_STRING = re.compile(r'"(?:[^"\\]|\\.)*+"')
+_JSON_BRACKET = re.compile(r"[\[\]{}]")
+
+
+def check_json_text(text: str) -> None:
+    """Refuse a record text too long or nested too deep before ``json.loads`` reads it."""
+    if len(text) > MAX_RECORD_CHARS:
+        raise RecordError(f"the record is {len(text)} characters long; records hold at most {MAX_RECORD_CHARS}")
+    depth = 0
+    for bracket in _JSON_BRACKET.finditer(_JSON_STRING.sub("", text)):
+        depth += 1 if bracket.group() in "[{" else -1
+        if depth > MAX_DEPTH:
+            raise RecordError(f"the record is nested more than {MAX_DEPTH} levels deep")
+
+
+def check_json_value(value: object, what: str) -> None:
+    """Refuse a record, position or options object too deep, too big or holding too long a value.
+
+    A walk with its own stack, so no depth of nesting can exhaust Python's; a
+    message names the top-level field where the trouble lies.
+    """
+    stack: list[tuple[object, int, str]] = [(value, 0, what)]
+    seen = 0
+    while stack:
+        item, depth, where = stack.pop()
+        seen += 1
+        if seen > MAX_ITEMS:
+            raise RecordError(f"{what} holds more than {MAX_ITEMS} values")
+        if isinstance(item, str) and len(item) > MAX_TEXT:
+            raise RecordError(f"{where} holds a text of {len(item)} characters: {brief(item)}")
+        if isinstance(item, int) and abs(item) > MAX_INT:
+            raise RecordError(f"{where} holds {brief(item)}, more than any field can hold")
+        if isinstance(item, Mapping | list | tuple):
+            if depth >= MAX_DEPTH:
+                raise RecordError(f"{where} is nested more than {MAX_DEPTH} levels deep")
+            stack += _children(item, depth, where)
+
+
+def _children(item: Mapping[Any, Any] | list[Any] | tuple[Any, ...], depth: int, where: str) -> list[Any]:
+    """The keys and values inside ``item`` for the walk; a value at the top is named by its key."""
+    if not isinstance(item, Mapping):
+        return [(child, depth + 1, where) for child in item]
+    named = [(child, depth + 1, f"field {brief(key)}" if depth == 0 else where) for key, child in item.items()]
+    return [(key, depth + 1, where) for key in item] + named
 
 
 @dataclass
@@ -287,11 +403,34 @@ class Game:
         return self.state.seat_names()
 
     def parse(self, move: Any) -> Any:
-        """A move object from notation (or the move itself)."""
-        return self.spec.parse_move(move) if isinstance(move, str) else move
+        """A move object from notation, or the move itself if it is one of this game's moves.
+
+        A move object is this game's when its notation reads back as the same
+        move; anything else (None, a number, another game's move) is an
+        InvalidMoveError, like notation that cannot be read.
+        """
+        if isinstance(move, str):
+            return self.spec.parse_move(check_move_text(move))
+        try:
+            ours = self.spec.parse_move(check_move_text(str(move))) == move
+        except ValueError:  # an InvalidMoveError, or a number too long to print
+            ours = False
+        if not ours:
+            raise InvalidMoveError(f"{brief(move)} is not a {self.game_id} move: give its notation or a legal move")
+        return move
+
+    def check_seat(self, seat: object, spectator: bool = True) -> int | None:
+        """``seat`` if it is a seat of this game (or None for a spectator, where allowed), else a UsageError."""
+        if seat is None and spectator:
+            return None
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < len(self.seat_names):
+            also = " or None" if spectator else ""
+            raise UsageError(f"a seat is a whole number from 0 to {len(self.seat_names) - 1}{also}, not {brief(seat)}")
+        return seat
 
     def legal_moves(self, seat: int | None = None) -> list[Any]:
         """The legal moves of ``seat``, or of every acting seat when no seat is named."""
+        seat = self.check_seat(seat)
         if seat is not None and seat not in self.acting:
             return []
         return [] if self.is_over else self.state.legal_moves(seat)
@@ -322,15 +461,15 @@ class Game:
     def undo(self) -> Any:
         """Take back the last move and return it."""
         if not self.moves:
-            raise HatskitError("there is no move to undo")
+            raise UsageError("there is no move to undo")
         self.states.pop()
         self.events.pop()
         return self.moves.pop()
 
     def state_at(self, ply: int) -> Game:
         """The game as it stood after ``ply`` moves (a separate object)."""
-        if not 0 <= ply <= self.ply:
-            raise HatskitError(f"ply {ply} is outside this game's 0..{self.ply}")
+        if isinstance(ply, bool) or not isinstance(ply, int) or not 0 <= ply <= self.ply:
+            raise UsageError(f"a ply of this game is a whole number from 0 to {self.ply}, not {brief(ply)}")
         return Game(self.spec, self.head, self.states[: ply + 1], self.moves[:ply], self.events[:ply])
 
     def score(self) -> ScoreSheet:
@@ -341,15 +480,15 @@ class Game:
 
     def view(self, seat: int | None) -> dict[str, Any]:
         """What ``seat`` may see now (None: a spectator who sees only the public)."""
-        return self.state.view(seat)
+        return self.state.view(self.check_seat(seat))
 
     def seat_view(self, seat: int) -> SeatView:
         """All that ``seat`` may know of this game: what bots and hints are given."""
-        return SeatView(self, seat)
+        return SeatView(self, self.check_seat(seat, spectator=False))
 
     def record(self) -> dict[str, Any]:
-        """A JSON-safe record that ``load`` replays to this exact game."""
-        return {**self.head, "moves": [str(move) for move in self.moves]}
+        """A JSON-safe record that ``load`` replays to this exact game (a copy: changing it changes nothing)."""
+        return {**copy.deepcopy(self.head), "moves": [str(move) for move in self.moves]}
 
     def position(self) -> dict[str, Any]:
         """A JSON-safe snapshot of the current position, loadable by ``load``."""

@@ -31,6 +31,29 @@ Decisions of hatskit where neither the rulebooks nor docs/rulings.md speak:
   the 9 (three players) or 7 (two players) cards nobody was dealt.
 - Seat 0 starts. Mid-game score sheets leave the favorite hat out: the last
   hand cards are secret until the end.
+- Every shuffle is made by :func:`hatskit.core.seeded_shuffle` from the game's
+  seed and the shuffle's number (the deal is shuffle 0), so a position carries
+  the generator as two small numbers, ``seed`` and ``shuffles`` (how many
+  shuffles were made so far): a game continued or replayed from a position
+  reshuffles the discard pile exactly as the original game did (H4).
+
+Positions (the DESIGN.md format plus ``deck``, ``discard``, ``seed``,
+``shuffles``, ``optional_used``, ``pending_swap`` and ``options``, all optional)
+must be reachable by the rules, field by field; a field the rules derive may be
+left out and is then derived:
+
+- ``to_move`` follows from ``played``: seat 0 starts and turns go round in seat
+  order, so the counts are some seats on n+1 followed by the rest on n, and the
+  first seat on n is to move (null once everyone has made 8 main actions, H6).
+- ``cookie`` is a holder H10 can give from the collections and black hats. In a
+  complete tie any of the tied seats may hold it (it stayed with them) or nobody
+  (it went back to the napkin); left out, a complete tie leaves it on the napkin.
+- ``optional_used`` is true only while a game goes on, not while a swap waits
+  for its answer, and with two or three players only when the discard pile
+  holds the card discarded (H4). ``pending_swap`` is ``{"seat", "card"}``: the
+  seat whose turn it is, in a four-player game (H5).
+- Left out, ``deck`` is the cards listed nowhere, shuffled as shuffle number
+  ``shuffles`` (default 0) of ``seed`` (default 0).
 
 Notation: a card is its symbol and value (``♥5``) or ASCII name and value
 (``heart5``). Moves: ``♥5@2`` exchange onto position 2; ``black ♥5``;
@@ -46,6 +69,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar, NamedTuple
 
 from hatskit.core import (
+    MAX_INT,
     PLAYER_NAMES,
     Event,
     GameSpec,
@@ -55,10 +79,12 @@ from hatskit.core import (
     ScoreLine,
     ScoreSheet,
     TurnBased,
-    copy_rng,
+    brief,
     make_options,
     options_dict,
     read_field,
+    seeded_shuffle,
+    whole_number,
 )
 
 # ---------------------------------------------------------------- options
@@ -107,12 +133,13 @@ def _kind_of(name: str, what: str, error: type[Exception] = InvalidMoveError) ->
     return kind
 
 
-_CARD = re.compile(r"^\s*([^\d\s]+?)\s*(\d+)\s*$")
+_CARD = re.compile(r"\s*([^0-9\s]+?)\s*([0-9]{1,3})\s*")  # ASCII digits only: int() reads every one
+_POSITION = re.compile(r"\s*([0-9]{1,3})\s*")
 
 
 def parse_card(text: str, error: type[Exception] = InvalidMoveError) -> Card:
     """``♥5`` or ``heart5`` as a Card; the error quotes the text."""
-    match = _CARD.match(str(text))
+    match = _CARD.fullmatch(str(text))
     if not match:
         raise error(f"{text!r} is not a card: write a type and a value, like ♥5 or heart5")
     value = int(match.group(2))
@@ -187,8 +214,9 @@ def parse_move(text: str) -> HatsMove:
     if len(words) == 2 and words[0].lower() in _WORD_MOVES:
         return _WORD_MOVES[words[0].lower()](_card_in_move(words[1], text))
     card_text, at, position = str(text).partition("@")
-    if at and position.strip().isdigit():
-        return Exchange(_card_in_move(card_text, text), int(position))
+    number = _POSITION.fullmatch(position)
+    if at and number:
+        return Exchange(_card_in_move(card_text, text), int(number.group(1)))
     raise InvalidMoveError(
         f"{text!r} is not a Hats move: write ♥5@2 (exchange), black ♥5, discard ♥5, swap ♥5 or back ♥5"
     )
@@ -225,7 +253,8 @@ class HatsState(TurnBased):
     played: list[int]
     deck: list[Card]
     discard: list[Card]
-    rng: random.Random
+    seed: int
+    shuffles: int  # how many shuffles of this game's cards were made: the next one's number
     turn: int | None = 0
     optional_used: bool = False
     pending: PendingSwap | None = None
@@ -254,7 +283,8 @@ class HatsState(TurnBased):
             list(self.played),
             list(self.deck),
             list(self.discard),
-            copy_rng(self.rng),
+            self.seed,
+            self.shuffles,
             self.turn,
             self.optional_used,
             self.pending,
@@ -315,6 +345,11 @@ class HatsState(TurnBased):
             events = [Event(f"{SEAT_NAMES[seat]} made a black hat (a card face down, 1 point)", "H3")]
         return events + self._end_main_action(seat)
 
+    def shuffle(self, cards: list[Card]) -> None:
+        """Shuffle ``cards`` in place as this game's next shuffle."""
+        seeded_shuffle(cards, self.seed, self.shuffles)
+        self.shuffles += 1
+
     def positions(self) -> range:
         """Table positions, 1-based."""
         return range(1, len(self.table) + 1)
@@ -371,7 +406,7 @@ class HatsState(TurnBased):
         if self.deck:
             return []
         self.deck, self.discard = self.discard, []
-        self.rng.shuffle(self.deck)
+        self.shuffle(self.deck)
         return [Event(f"The deck ran out: the discard pile ({len(self.deck)} cards) is shuffled into a new deck", "H4")]
 
     def _end_main_action(self, seat: int) -> list[Event]:
@@ -477,6 +512,8 @@ class HatsState(TurnBased):
             "optional_used": self.optional_used,
             "pending_swap": {"seat": self.pending.giver, "card": str(self.pending.card)} if self.pending else None,
             "options": options_dict(self.options),
+            "seed": self.seed,
+            "shuffles": self.shuffles,
         }
 
 
@@ -595,7 +632,7 @@ def sample_world(view: Mapping[str, Any], rng: random.Random) -> HatsState:
     discard = _take(unseen, view["discard_size"])
     state = HatsState(
         players, options, table, hands, collections, blacks, list(view["played"]), unseen, discard,
-        random.Random(rng.random()), view["turn"], view["optional_used"], None, view["cookie"],
+        rng.randrange(MAX_INT), 0, view["turn"], view["optional_used"], None, view["cookie"],
     )  # fmt: skip
     if view["swap_waiting"] is not None:
         state.pending = PendingSwap(view["swap_waiting"], swap_card[0] if swap_card else unseen.pop())
@@ -620,22 +657,21 @@ def new_state(players: int | None, seed: int, options: HatsOptions) -> HatsState
     players = 3 if players is None else players
     if players not in (2, 3, 4):
         raise RecordError(f"Hats takes 2 to 4 players, not {players!r}")
-    rng = random.Random(seed)
     deck = cards_of_game(players, options)
-    rng.shuffle(deck)
+    seeded_shuffle(deck, seed, 0)
     table = [deck.pop() for _ in range(5 if players == 2 else 6)]
     hands = [[deck.pop() for _ in range(HAND_SIZE)] for _ in range(players)]
     empty: list[list[Card]] = [[] for _ in range(players)]
-    return HatsState(players, options, table, hands, [[] for _ in empty], empty, [0] * players, deck, [], rng)
+    return HatsState(players, options, table, hands, [[] for _ in empty], empty, [0] * players, deck, [], seed, 1)
 
 
 def load_position(data: Mapping[str, Any]) -> HatsState:
-    """A state from the position format; every inconsistency is a RecordError."""
-    players = read_field(data, "players", int)
-    if players not in (2, 3, 4):
-        raise RecordError(f"field 'players' must be 2, 3 or 4, not {players!r}")
+    """A state from the position format; every inconsistency is a RecordError naming the field."""
+    players = whole_number(read_field(data, "players", int), "field 'players'", 2, 4)
     options = make_options(HatsOptions, data.get("options", {}), "hats")
     read = _PositionReader(players, options)
+    played = read.played(data)
+    turn = turn_after(played)
     state = HatsState(
         players,
         options,
@@ -643,17 +679,47 @@ def load_position(data: Mapping[str, Any]) -> HatsState:
         read.card_lists(data, "hands"),
         read.card_lists(data, "collections"),
         read.card_lists(data, "black_hats"),
-        read.played(data),
+        played,
         [],
         read.cards(data, "discard") if "discard" in data else [],
-        random.Random(data.get("seed", 0)),
-        cookie=read.seat_or_none(data, "cookie"),
-        optional_used=bool(data.get("optional_used", False)),
-        pending=read.pending(data),
+        whole_number(data.get("seed", 0), "field 'seed'"),
+        whole_number(data.get("shuffles", 0), "field 'shuffles'"),
+        turn,
+        optional_used=_flag(data, "optional_used"),
+        pending=read.pending(data, turn),
     )
-    state.deck = read.deck(data, state.rng)
+    state.deck = read.deck(data, state)
     _check_position(state, data)
     return state
+
+
+def _flag(data: Mapping[str, Any], name: str) -> bool:
+    value = data.get(name, False)
+    if not isinstance(value, bool):
+        raise RecordError(f"field {name!r} must be true or false, not {brief(value)}")
+    return value
+
+
+def _is_seat(value: object, seat: int | None) -> bool:
+    """Whether ``value`` is ``seat`` itself: None, or that whole number (not True, not 1.0)."""
+    return value is seat if seat is None else type(value) is int and value == seat
+
+
+def turn_after(played: Sequence[int]) -> int | None:
+    """The seat to move after these counts of main actions (None at the end, H6).
+
+    Seat 0 starts and turns go round in seat order, so the seats that have made
+    one action more come first; any other pattern is a RecordError.
+    """
+    least = min(played)
+    if least == MAIN_ACTIONS:
+        return None
+    turn = list(played).index(least)
+    if list(played) != [least + 1] * turn + [least] * (len(played) - turn):
+        raise RecordError(
+            f"field 'played': seat 0 starts and turns go round in seat order, so {list(played)} cannot happen"
+        )
+    return turn
 
 
 @dataclass
@@ -669,7 +735,7 @@ class _PositionReader:
         in_game = set(cards_of_game(self.players, self.options))
         cards = []
         for text in listed:
-            card = parse_card(text, RecordError)
+            card = self._card(text, name)
             if card not in in_game:
                 raise RecordError(f"field {name!r}: {card} is not in a {self.players}-player game (H1)")
             if card in self.seen:
@@ -677,6 +743,15 @@ class _PositionReader:
             self.seen.add(card)
             cards.append(card)
         return cards
+
+    @staticmethod
+    def _card(text: object, name: str) -> Card:
+        if not isinstance(text, str):
+            raise RecordError(f'field {name!r} must list cards by name, like "♥5", not {brief(text)}')
+        try:
+            return parse_card(text, RecordError)
+        except RecordError as error:
+            raise RecordError(f"field {name!r}: {error}") from None
 
     def card_lists(self, data: Mapping[str, Any], name: str) -> list[list[Card]]:
         lists = read_field(data, name, list)
@@ -686,38 +761,35 @@ class _PositionReader:
 
     def played(self, data: Mapping[str, Any]) -> list[int]:
         played = read_field(data, "played", list)
-        if len(played) != self.players or any(not isinstance(p, int) or not 0 <= p <= MAIN_ACTIONS for p in played):
-            raise RecordError(
-                f"field 'played' must hold {self.players} counts from 0 to {MAIN_ACTIONS}, not {played!r}"
-            )
-        return played
+        if len(played) != self.players:
+            raise RecordError(f"field 'played' must hold {self.players} counts, not {brief(played)}")
+        return [whole_number(count, "field 'played'", 0, MAIN_ACTIONS) for count in played]
 
-    def seat_or_none(self, data: Mapping[str, Any], name: str) -> int | None:
-        value = data.get(name)
-        if value is not None and (not isinstance(value, int) or not 0 <= value < self.players):
-            raise RecordError(f"field {name!r} must be a seat from 0 to {self.players - 1} or null, not {value!r}")
-        return value
-
-    def pending(self, data: Mapping[str, Any]) -> PendingSwap | None:
+    def pending(self, data: Mapping[str, Any], turn: int | None) -> PendingSwap | None:
         pending = data.get("pending_swap")
         if pending is None:
             return None
-        if self.players != 4 or not isinstance(pending, Mapping) or pending.get("seat") != data.get("to_move"):
-            raise RecordError("field 'pending_swap' must give the seat to move in a four-player game, and a card")
-        return PendingSwap(pending["seat"], self.cards({"pending_swap": [pending.get("card")]}, "pending_swap")[0])
+        if self.players != 4 or turn is None:
+            raise RecordError("field 'pending_swap': a swap waits only in a four-player game that goes on (H5)")
+        if not isinstance(pending, Mapping) or set(pending) != {"seat", "card"}:
+            raise RecordError(
+                f'field \'pending_swap\' must be like {{"seat": {turn}, "card": "♥5"}}, not {brief(pending)}'
+            )
+        if not _is_seat(pending["seat"], turn):
+            raise RecordError(f"field 'pending_swap': the seat that swapped is the seat to move, {turn} (H5)")
+        return PendingSwap(turn, self.cards({"pending_swap": [pending["card"]]}, "pending_swap")[0])
 
-    def deck(self, data: Mapping[str, Any], rng: random.Random) -> list[Card]:
-        if "deck" in data:
-            deck = self.cards(data, "deck")
-            missing = [c for c in cards_of_game(self.players, self.options) if c not in self.seen]
-            if missing:
-                raise RecordError(
-                    f"field 'deck': with a deck given every card must be listed; missing {_names(missing)}"
-                )
-            return deck
+    def deck(self, data: Mapping[str, Any], state: HatsState) -> list[Card]:
+        """The deck as listed, or the cards listed nowhere shuffled as the game's next shuffle."""
         rest = [c for c in cards_of_game(self.players, self.options) if c not in self.seen]
-        rng.shuffle(rest)
-        return rest
+        if "deck" not in data:
+            state.shuffle(rest)
+            return rest
+        deck = self.cards(data, "deck")
+        missing = [c for c in rest if c not in deck]
+        if missing:
+            raise RecordError(f"field 'deck': with a deck given every card must be listed; missing {_names(missing)}")
+        return deck
 
 
 def _check_position(state: HatsState, data: Mapping[str, Any]) -> None:
@@ -726,7 +798,9 @@ def _check_position(state: HatsState, data: Mapping[str, Any]) -> None:
         raise RecordError(f"field 'table' must hold {width} cards with {state.players} players (H1)")
     for seat in range(state.players):
         _check_seat_counts(state, seat)
-    _set_turn(state, data.get("to_move"))
+    _check_to_move(state, data)
+    _check_optional_used(state)
+    state.cookie = _cookie_from(state, data)
 
 
 def _check_seat_counts(state: HatsState, seat: int) -> None:
@@ -738,18 +812,45 @@ def _check_seat_counts(state: HatsState, seat: int) -> None:
         raise RecordError(f"field 'collections': seat {seat}'s collection and black hats must hold {played} cards")
 
 
-def _set_turn(state: HatsState, to_move: object) -> None:
-    least = min(state.played)
-    if max(state.played) - least > 1:
-        raise RecordError(f"field 'played': counts may differ by one at most, not {state.played}")
-    if least == MAIN_ACTIONS:
-        if to_move is not None:
-            raise RecordError("field 'to_move' must be null: every player has made 8 main actions (H6)")
-        state.turn = None
+def _check_to_move(state: HatsState, data: Mapping[str, Any]) -> None:
+    """A given ``to_move`` must be the seat the played counts give (left out, it is derived)."""
+    if "to_move" not in data or _is_seat(data["to_move"], state.turn):
         return
-    if not isinstance(to_move, int) or not 0 <= to_move < state.players or state.played[to_move] != least:
-        raise RecordError(f"field 'to_move' must be a seat that has made the fewest main actions, not {to_move!r}")
-    state.turn = to_move
+    if state.turn is None:
+        raise RecordError(f"field 'to_move' must be null: every player has made {MAIN_ACTIONS} main actions (H6)")
+    raise RecordError(
+        f"field 'to_move' must be {state.turn} ({SEAT_NAMES[state.turn]}), not {brief(data['to_move'])}: "
+        f"after {state.played} main actions it is {SEAT_NAMES[state.turn]}'s turn (seat 0 starts, then seat order)"
+    )
+
+
+def _check_optional_used(state: HatsState) -> None:
+    if not state.optional_used:
+        return
+    if state.turn is None or state.pending is not None:
+        why = "the game is over" if state.turn is None else "a swap is still waiting for the card back (H5)"
+        raise RecordError(f"field 'optional_used' must be false: {why}")
+    if state.players < 4 and not state.discard:
+        raise RecordError("field 'optional_used': a discard leaves its card on the discard pile, which is empty (H4)")
+
+
+def _cookie_from(state: HatsState, data: Mapping[str, Any]) -> int | None:
+    """The given holder if H10 can give it, whoever held the cookie before; left out, H10's holder."""
+    holder, why = cookie_holder(state.collections, state.black_hats, None)
+    if "cookie" not in data:
+        return holder
+    given = data["cookie"]
+    possible = {
+        cookie_holder(state.collections, state.black_hats, before)[0] for before in (None, *range(state.players))
+    }
+    if any(_is_seat(given, seat) for seat in possible):
+        return given
+    choices = [f"{SEAT_NAMES[seat]} (seat {seat})" for seat in sorted(s for s in possible if s is not None)]
+    choices += ["the napkin (null)"] if None in possible else []
+    if len(possible) > 1:
+        why = "a complete tie: the holder keeps it if among the tied, else it goes back to the napkin"
+    shown = "null" if given is None else brief(given)
+    raise RecordError(f"field 'cookie' must be {' or '.join(choices)}, not {shown}: {why} (H10)")
 
 
 def _render(state: HatsState) -> str:

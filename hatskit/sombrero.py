@@ -31,8 +31,16 @@ Decisions of hatskit where neither the rulebook nor docs/rulings.md speak:
   pieces before it; the counters (``endgame_actions``, White's then Black's) and
   the run of empty turns (``empty_turns``) are part of every position.
 - A position may leave pieces out (exercise positions), but never holds more
-  than 8 pieces of a side. A finished game has ``to_move`` null and no actions
-  left. The seed is kept in records but Sombrero uses no chance.
+  than 8 pieces of a side. The seed is kept in records but Sombrero uses no chance.
+- The fields the rules derive must agree with them. A finished game (S2, S4,
+  S5) has ``to_move`` null and ``actions_left`` 0 (or leaves them out); a game
+  that goes on names the side to move. ``empty_turns`` is 1 only at the start of
+  a turn (``actions_left`` 2) whose opponent cannot act; an empty turn of the
+  side to move is counted on loading. ``endgame_actions`` are counted only at
+  two hatted pieces a side. ``last_captures`` are the hats one action took, so
+  they belong to one side: while the game goes on, the side that did not make
+  the last action (the side to move if it has both actions left and no empty
+  turn came between, else the other).
 
 Notation: a square is its file and rank (``e4``). Moves: ``e1-e2`` a step,
 ``e1>f2`` a hat jump from e1 to f2.
@@ -55,8 +63,10 @@ from hatskit.core import (
     ScoreLine,
     ScoreSheet,
     TurnBased,
+    brief,
     make_options,
     options_dict,
+    whole_number,
 )
 
 # ---------------------------------------------------------------- options
@@ -251,12 +261,13 @@ class Jump(_SquareMove):
 
 
 SombreroMove = Step | Jump
-_MOVE = re.compile(r"^\s*(\S+?)\s*([->])\s*(\S+?)\s*$")
+# Each square is read as at most four characters, so no text makes the match backtrack for long.
+_MOVE = re.compile(r"\s*([^\s>-]{1,4})\s*([->])\s*([^\s>-]{1,4})\s*")
 
 
 def parse_move(text: str) -> SombreroMove:
     """A move from its notation; InvalidMoveError quotes what could not be read."""
-    match = _MOVE.match(str(text))
+    match = _MOVE.fullmatch(str(text))
     if not match:
         raise InvalidMoveError(f"{text!r} is not a Sombrero move: write e1-e2 (a step) or e1>f2 (a hat jump)")
     try:
@@ -316,10 +327,6 @@ class SombreroState(TurnBased):
         """None when legal, else a sentence naming the rule broken."""
         if self.turn is None:
             return f"the game is over: {self.outcome()}"
-        if not isinstance(move, Step | Jump):
-            return f"{move!r} is not a Sombrero move: write e1-e2 (a step) or e1>f2 (a hat jump)"
-        if not all(0 <= square < 64 for square in (move.origin, move.target)):
-            return f"{move!r} names a square off the board"
         return self._origin_reason(move) or self._target_reason(move)
 
     def apply(self, move: SombreroMove) -> list[Event]:
@@ -538,10 +545,7 @@ def new_state(players: int | None, seed: int, options: SombreroOptions) -> Sombr
 
 def load_position(data: Mapping[str, Any]) -> SombreroState:
     """A state from the position format; every inconsistency is a RecordError naming the field."""
-    given = data.get("options", {})
-    if not isinstance(given, Mapping):
-        raise RecordError(f"field 'options' must be an object, not {given!r}")
-    options = make_options(SombreroOptions, given, "sombrero")
+    options = make_options(SombreroOptions, data.get("options", {}), "sombrero")
     board = [EMPTY] * 64
     for seat in (WHITE, BLACK):
         _place_side(board, data, seat)
@@ -549,7 +553,7 @@ def load_position(data: Mapping[str, Any]) -> SombreroState:
         options,
         board,
         endgame_actions=_counters(data),
-        empty_turns=_count(data, "empty_turns", 0, 2),
+        empty_turns=whole_number(data.get("empty_turns", 0), "field 'empty_turns'", 0, 2),
         last_captures=_last_captures(data, board),
     )
     _set_turn(state, data)
@@ -581,18 +585,11 @@ def _squares(names: object, where: str) -> list[int]:
         raise RecordError(f"field {where!r}: {error}") from None
 
 
-def _count(data: Mapping[str, Any], name: str, least: int, most: int, default: int = 0) -> int:
-    value = data.get(name, default)
-    if not isinstance(value, int) or isinstance(value, bool) or not least <= value <= most:
-        raise RecordError(f"field {name!r} must be a whole number from {least} to {most}, not {value!r}")
-    return value
-
-
 def _counters(data: Mapping[str, Any]) -> list[int]:
     counters = data.get("endgame_actions", [0, 0])
     if not isinstance(counters, list) or len(counters) != 2:
-        raise RecordError(f"field 'endgame_actions' must list White's and Black's S5 actions, not {counters!r}")
-    return [_count({"endgame_actions": n}, "endgame_actions", 0, ENDGAME_ACTIONS) for n in counters]
+        raise RecordError(f"field 'endgame_actions' must list White's and Black's S5 actions, not {brief(counters)}")
+    return [whole_number(n, "field 'endgame_actions'", 0, ENDGAME_ACTIONS) for n in counters]
 
 
 def _last_captures(data: Mapping[str, Any], board: Sequence[int]) -> list[int]:
@@ -600,22 +597,61 @@ def _last_captures(data: Mapping[str, Any], board: Sequence[int]) -> list[int]:
     for square in squares:
         if board[square] not in HATLESS:
             raise RecordError(f"field 'last_captures': {square_name(square)} holds no hatless piece")
+    if len(set(squares)) != len(squares) or len({OWNER[board[square]] for square in squares}) > 1:
+        raise RecordError("field 'last_captures': one action takes hats of one side, each once (S3)")
     return squares
 
 
 def _set_turn(state: SombreroState, data: Mapping[str, Any]) -> None:
+    """Set whose turn it is from ``to_move`` and ``actions_left``, checking them and the counters against the rules."""
     if max(state.hats(WHITE), state.hats(BLACK)) <= 1:
         raise RecordError("fields 'white' and 'black': both sides have at most one hatted piece (S4)")
     if any(state.endgame_actions) and max(state.hats(WHITE), state.hats(BLACK)) > 2:
         raise RecordError("field 'endgame_actions': S5 counts only once both sides have two hatted pieces")
-    if state._ending() is not None:
+    ending = state._ending()
+    if ending is not None:
+        _check_finished(data, ending[0])
         state.turn, state.actions_left = None, 0
         return
     to_move = data.get("to_move")
     if to_move not in SIDES:
-        raise RecordError(f'field \'to_move\' must be "white" or "black" while the game goes on, not {to_move!r}')
-    state.turn, state.actions_left = SIDES.index(to_move), _count(data, "actions_left", 1, 2, default=2)
+        raise RecordError(f'field \'to_move\' must be "white" or "black" while the game goes on, not {brief(to_move)}')
+    state.turn = SIDES.index(to_move)
+    state.actions_left = whole_number(data.get("actions_left", 2), "field 'actions_left'", 1, 2)
+    _check_empty_turns(state)
+    _check_last_captures(state)
     state._skip_if_stuck()
+
+
+def _check_finished(data: Mapping[str, Any], outcome: Outcome) -> None:
+    """A finished game names nobody to move and has no actions left."""
+    given_to_move, given_left = data.get("to_move"), data.get("actions_left", 0)
+    if given_to_move is not None or isinstance(given_left, bool) or given_left != 0:
+        raise RecordError(f"fields 'to_move' and 'actions_left' must be null and 0: the game is over ({outcome})")
+
+
+def _check_empty_turns(state: SombreroState) -> None:
+    """An empty turn is counted when a side cannot act; the next action sets the count back to 0 (S2)."""
+    assert state.turn is not None
+    if state.empty_turns != 1:
+        return
+    if state.actions_left != 2:
+        raise RecordError("field 'empty_turns' must be 0: an action was made since the empty turn (S2)")
+    if has_action(state.board, 1 - state.turn):
+        raise RecordError(
+            f"field 'empty_turns' must be 0: {SEAT_NAMES[1 - state.turn]} can act, so its turn was not empty (S2)"
+        )
+
+
+def _check_last_captures(state: SombreroState) -> None:
+    """The hats the last action took belong to the side that did not make it (S3)."""
+    assert state.turn is not None
+    actor = 1 - state.turn if state.actions_left == 2 and state.empty_turns == 0 else state.turn
+    if any(OWNER[state.board[square]] == actor for square in state.last_captures):
+        raise RecordError(
+            f"field 'last_captures': the last action was {SEAT_NAMES[actor]}'s, "
+            f"so the hats it took were {SEAT_NAMES[1 - actor]}'s (S3)"
+        )
 
 
 def _render(state: SombreroState) -> str:

@@ -286,15 +286,19 @@ def test_h11_most_points_wins() -> None:
 
 
 def tie_position(**changes: Any) -> dict[str, Any]:
-    """Ana and Ben end on 9 points with 7 black hats each; Cleo on 5."""
+    """Ana and Ben end on 9 points with 7 black hats each; Cleo on 5.
+
+    Ana and Ben tie completely for the cookie (two types, collected values [1]),
+    so H10 lets nobody hold it, or either of them.
+    """
     return (
         end_position(
             table=["★1", "♠2", "♥3", "♣4", "♦5", "✿6"],
-            hands=[["♣3"], ["⎈2"], ["⎈3"]],
-            collections=[["♣1"], ["♣2"], []],
+            hands=[["♣3"], ["⎈1"], ["⎈3"]],
+            collections=[["♣1"], ["♥1"], []],
             black_hats=[
                 ["★3", "★4", "★5", "★6", "♠1", "♠3", "♠4"],
-                ["♠5", "♠6", "♥1", "♥2", "♥4", "♥5", "♥6"],
+                ["♠5", "♠6", "★2", "♥2", "♥4", "♥5", "♥6"],
                 ["♦1", "♦2", "♦3", "♦4", "♦6", "✿1", "✿2", "✿3"],
             ],
             cookie=None,
@@ -305,15 +309,15 @@ def tie_position(**changes: Any) -> dict[str, Any]:
 
 def test_h11_equal_points_black_hats_and_no_cookie_share_the_win() -> None:
     game = hatskit.load(tie_position())
-    assert game.score().totals == [4 + 7 + 1 - 3, 4 + 7 - 2, 8 - 3]
+    assert game.score().totals == [4 + 7 + 1 - 3, 3 + 7 - 1, 8 - 3]
     outcome = game.outcome()
     assert outcome.winners == (0, 1) and "share the win" in outcome.reason
 
 
 def test_h11_the_cookie_breaks_a_tie_on_points_and_black_hats() -> None:
-    ben_holds = tie_position(hands=[["♣3"], ["⎈4"], ["⎈3"]], collections=[["♣1"], ["★2"], []], cookie=1)
+    ben_holds = tie_position(hands=[["♣3"], ["⎈6"], ["⎈3"]], cookie=1)
     game = hatskit.load(ben_holds)
-    assert game.score().totals[:2] == [9, 1 + 7 - 4 + 5]
+    assert game.score().totals[:2] == [9, 3 + 7 - 6 + 5]
     assert game.outcome().winners == (1,) and "holds the cookie" in game.outcome().reason
 
 
@@ -365,6 +369,7 @@ def test_broken_positions_are_record_errors(change: dict[str, Any], message: str
 
 
 def test_design_md_example_position_loads() -> None:
+    """DESIGN.md's example, whose ``cookie: null`` H10 cannot give: Ana has six types to Ben's four."""
     position = {
         "game": "hats", "players": 2, "to_move": 0, "played": [8, 8],
         "table": ["♦3", "★5", "♣2", "♥6", "♦6"], "hands": [["♠4"], ["♥3"]],
@@ -373,5 +378,66 @@ def test_design_md_example_position_loads() -> None:
     }  # fmt: skip
     with pytest.raises(RecordError, match="to_move"):
         hatskit.load(position)  # every player has played 8: nobody is to move
-    game = hatskit.load(position | {"to_move": None})
+    with pytest.raises(RecordError, match=r"field 'cookie' must be Ana \(seat 0\), not null"):
+        hatskit.load(position | {"to_move": None})
+    game = hatskit.load(position | {"to_move": None, "cookie": 0})
     assert game.is_over and len(game.state.deck) == 30 - 5 - 2 - 16
+    del position["cookie"], position["to_move"]
+    assert hatskit.load(position).position() == game.position(), "left out, to_move and cookie are derived"
+
+
+# ---------------------------------------------------------------- positions that lie (issue 6)
+
+
+@pytest.mark.parametrize("cookie", [None, 1, 2, True, 0.0, "0", [0]])
+def test_h10_a_cookie_holder_h10_cannot_give_is_refused_naming_the_holder(cookie: Any) -> None:
+    assert hatskit.load(end_position()).state.cookie == 0
+    with pytest.raises(RecordError, match=r"field 'cookie' must be Ana \(seat 0\), not .*most different types \(5\)"):
+        hatskit.load(end_position(cookie=cookie))
+
+
+def test_h10_cookie_left_out_is_derived_and_scored() -> None:
+    position = end_position()
+    del position["cookie"]
+    game = hatskit.load(position)
+    assert game.state.cookie == 0 and points(game, 0, "last cookie") == 5
+
+
+def test_h10_in_a_complete_tie_the_cookie_may_lie_with_any_tied_seat_or_the_napkin() -> None:
+    for cookie in (None, 0, 1):
+        assert hatskit.load(tie_position(cookie=cookie)).state.cookie == cookie
+    with pytest.raises(RecordError, match=r"Ana \(seat 0\) or Ben \(seat 1\) or the napkin \(null\)"):
+        hatskit.load(tie_position(cookie=2))
+    left_out = tie_position()
+    del left_out["cookie"]
+    assert hatskit.load(left_out).state.cookie is None, "left out, a complete tie leaves it on the napkin"
+
+
+def test_h10_with_nothing_collected_nobody_holds_the_cookie() -> None:
+    with pytest.raises(RecordError, match=r"field 'cookie' must be the napkin \(null\), not 0"):
+        hatskit.load(start().position() | {"cookie": 0})
+
+
+@pytest.mark.parametrize("options", [[], ["✿", "⎈"], "✿⎈", 2])
+def test_options_that_are_not_an_object_are_a_record_error(options: Any) -> None:
+    with pytest.raises(RecordError, match="field 'options' must be an object"):
+        hatskit.load(end_position(options=options))
+
+
+def test_optional_used_must_agree_with_the_rules() -> None:
+    with pytest.raises(RecordError, match="'optional_used' must be false: the game is over"):
+        hatskit.load(end_position(optional_used=True))
+    mid_game = start().position() | {"optional_used": True, "discard": []}
+    with pytest.raises(RecordError, match="discard pile, which is empty"):
+        hatskit.load(mid_game)
+    game = start()
+    game.play(f"discard {game.view(0)['hand'][0]}")
+    assert hatskit.load(game.position()).state.optional_used
+
+
+def test_optional_used_must_be_false_while_a_swap_waits() -> None:
+    game = four_players()
+    game.play(f"swap {game.view(0)['hand'][0]}")
+    assert hatskit.load(game.position()).to_move == 2
+    with pytest.raises(RecordError, match="'optional_used' must be false: a swap is still waiting"):
+        hatskit.load(game.position() | {"optional_used": True})

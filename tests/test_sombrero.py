@@ -323,6 +323,47 @@ def test_bad_positions_name_the_field(change: dict[str, Any], field: str) -> Non
     assert field in str(raised.value)
 
 
+WITH_HATLESS = {
+    "white": {"hatted": ["e1", "a8"], "hatless": ["a1"]},
+    "black": {"hatted": ["h8", "g8"], "hatless": ["b1"]},
+}
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        ({"empty_turns": 1}, "'empty_turns' must be 0: Black can act, so its turn was not empty (S2)"),
+        ({"empty_turns": 1, "actions_left": 1}, "'empty_turns' must be 0: an action was made since the empty turn"),
+        ({"black": {"hatted": ["h8"], "hatless": ["g8"]}}, "must be null and 0: the game is over (White wins"),
+        ({"black": {"hatted": ["h8"]}, "to_move": None}, "must be null and 0: the game is over"),
+        ({"endgame_actions": [20, 20], "white": {"hatted": ["e1", "a8"]}}, "the game is over (draw"),
+        ({**WITH_HATLESS, "last_captures": ["a1", "b1"]}, "one action takes hats of one side, each once (S3)"),
+        ({**WITH_HATLESS, "last_captures": ["a1", "a1"]}, "one action takes hats of one side, each once (S3)"),
+        ({**WITH_HATLESS, "last_captures": ["b1"]}, "the last action was Black's, so the hats it took were White's"),
+        ({**WITH_HATLESS, "last_captures": ["a1"], "actions_left": 1}, "the last action was White's"),
+    ],
+)
+def test_positions_whose_derived_fields_lie_are_refused(change: dict[str, Any], message: str) -> None:
+    """Fields the rules derive (whose turn, the S2 and S5 counters, the last captures) must agree with them."""
+    position = board(white=("e1", "a8"), black=("h8", "g8")).position() | change
+    with pytest.raises(hatskit.RecordError) as raised:
+        hatskit.load(position)
+    assert message in str(raised.value)
+
+
+def test_positions_whose_derived_fields_agree_load() -> None:
+    over = board(white=("e1", "a8"), black=("h8",), black_hatless=("g8",), to_move=None, actions_left=0)
+    assert over.is_over and over.outcome().winners == (0,)
+    left_out = {"game": "sombrero", "white": {"hatted": ["e1", "a8"]}, "black": {"hatted": ["h8"]}}
+    assert hatskit.load(left_out).is_over, "a finished game may leave to_move and actions_left out"
+    captured = {"game": "sombrero", "to_move": "white", **WITH_HATLESS, "last_captures": ["a1"]}
+    assert hatskit.load(captured).to_move == 0, "Black's last action took White's hat on a1"
+    boxed = board(white=("a1", "b1"), black=("d1", "h8", "h7"), black_hatless=("a2", "b2", "c2"), to_move="black")
+    boxed.play("d1-c1")
+    boxed.play("h8-g8")
+    assert hatskit.load(boxed.position()).position() == boxed.position(), "an empty turn reloads"
+
+
 def test_positions_and_records_round_trip_through_a_random_game() -> None:
     rng = random.Random(5)
     game = hatskit.new_game("sombrero", jump_captures=True)
