@@ -271,10 +271,14 @@ def test_race_mode_seats_one_reader_and_says_no_to_a_new_game_with_two() -> None
     assert table.game is game and "No new game: a race has one reader" in text(table.message)
 
 
-def test_a_level_seats_bots_that_react_like_it() -> None:
+def test_a_level_seats_bots_that_react_like_it_and_the_reader_may_change_it() -> None:
     table = HatsOffTable(hatskit.new_game("hats-off", players=3, seed=1), level="young child", clock=ManualClock())
     assert table.seat_label(1) == "Ben (young child bot)" and table.seat_label(0) == "Ana (you)"
-    assert "Ben (young child bot)" in text(table.seat_rows)
+    assert "Ben (young child bot)" in text(table.seat_rows) and table.level_box.value == "young child"
+    table.level_box.value = "quick adult"
+    assert "Cleo (quick adult bot)" in text(table.seat_rows)
+    table.level_box.value = None
+    assert "Cleo (adult bot)" in text(table.seat_rows)  # a greedy seat reacts like an adult
 
 
 def test_a_whole_race_game_by_answers_ends_with_the_score() -> None:
@@ -362,7 +366,9 @@ def test_step_mode_lists_who_may_act_and_what_they_may_do_in_words() -> None:
     table = step_table()
     assert table.seat_box.options == (("Ana (you)", 0),)
     assert table.move_box.options == (("flip the next card (O2)", "Ana:flip"),)
+    assert table.time_box.layout.display == "none"  # a flip is not timed
     choose(table, 0, "Ana:flip")
+    assert table.time_box.layout.display is None
     assert [seat for _, seat in table.seat_box.options] == [0, 1]
     table.seat_box.value = 1
     labels = [label for label, _ in table.move_box.options]

@@ -71,8 +71,7 @@ class HatsOffTable(TableFrame):
     ) -> None:
         if mode not in MODES:
             raise ValueError(f"mode must be 'race' or 'step', not {mode!r}")
-        if level is not None and level not in LEVELS:
-            raise ValueError(f"unknown bot level {level!r}: the levels are {', '.join(LEVELS)}")
+        check_level(level)
         self.mode = mode
         self.can_undo = self.can_hint = self.can_step = mode == "step"
         self.level = level
@@ -133,6 +132,12 @@ class HatsOffTable(TableFrame):
             return super().seat_label(seat)
         return f"{self.game.seat_names[seat]} ({self._racer(seat).name} bot)"
 
+    def set_level(self, level: str | None) -> None:
+        """Let every bot react like ``level`` (None: as its seat's kind says), from its next move on."""
+        check_level(level)
+        self.level, self._racers_of = level, None
+        self.refresh()
+
     def _racer(self, seat: int) -> Bot:
         if seat in self.fixed_bots:
             return self.fixed_bots[seat]
@@ -155,7 +160,12 @@ class HatsOffTable(TableFrame):
         self.seat_rows = html_line("hk-ho-seats")
         if self.mode == "race":
             self.pad = RacePad(self.answered, timeout=self.answer_seconds)
-            return [self.pad, self.seat_rows]
+            levels = [("as each seat says", None), *((f"{name} ({level.who})", name) for name, level in LEVELS.items())]
+            self.level_box = widgets.Dropdown(options=levels, value=self.level, description="bots react like")
+            self.level_box.tooltip = "how fast every bot reacts, from a young child to a practised adult"
+            self.level_box.style = {"description_width": "initial"}
+            self.level_box.observe(lambda change: self.set_level(change["new"]), names="value")
+            return [self.pad, self.seat_rows, self.level_box]
         self.picture = html_line("hk-ho-picture")
         self.seat_box = widgets.Dropdown(description="who", tooltip="the player who acts now")
         self.move_box = widgets.Dropdown(description="does", tooltip="what that player does")
@@ -164,9 +174,11 @@ class HatsOffTable(TableFrame):
         )
         self.play_button = named_button("play", "play the chosen move", self.play_chosen)
         self.seat_box.observe(lambda _: self._show_moves(), names="value")
+        self.move_box.observe(lambda _: self._show_time_box(), names="value")
         for box in (self.seat_box, self.move_box, self.time_box):
             box.style = {"description_width": "initial"}
-        return [self.picture, widgets.HBox([self.seat_box, self.move_box, self.time_box, self.play_button])]
+        row = [self.seat_box, self.move_box, self.time_box, self.play_button]
+        return [self.picture, widgets.HBox(row, layout=widgets.Layout(flex_flow="row wrap"))]
 
     # -- the reader acts -----------------------------------------------------------------
 
@@ -265,6 +277,13 @@ class HatsOffTable(TableFrame):
         self.move_box.options = [(describe(move), str(move)) for move in moves]
         self.move_box.value = str(moves[0]) if moves else None
         self.play_button.disabled = not moves
+        self._show_time_box()
+
+    def _show_time_box(self) -> None:
+        """The seconds box only for a play or a call: the moves a race settles by time."""
+        chosen = self.move_box.value
+        timed = chosen is not None and isinstance(self.game.parse(chosen), Play | Call)
+        self.time_box.layout.display = None if timed else "none"
 
 
 TIME_TIP = "how many seconds after the card was shown the play or call is made (the earliest wins, O3)"
@@ -273,6 +292,12 @@ TIME_TIP = "how many seconds after the card was shown the play or call is made (
 def default_seats(mode: str, players: int) -> tuple[str, ...]:
     """Race mode: the reader in Ana's seat, adult bots in the others; step mode: the reader in every seat."""
     return (READER,) * players if mode == "step" else (READER, *("greedy",) * (players - 1))
+
+
+def check_level(level: str | None) -> None:
+    """A ValueError naming the levels unless ``level`` is one of them (or None)."""
+    if level is not None and level not in LEVELS:
+        raise ValueError(f"unknown bot level {level!r}: the levels are {', '.join(LEVELS)}")
 
 
 def answer_move(seat: int, answer: Answer) -> HatsOffMove:
