@@ -29,14 +29,14 @@ has moved is left out until the race is settled).
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any, ClassVar
+from typing import Any, ClassVar, cast
 
 import ipywidgets as widgets
 
 from hatskit.bots import Bot
 from hatskit.bots.hats_off import LEVELS, RacerBot
 from hatskit.core import Game
-from hatskit.hats_off import KIND_NAMES, Call, Flip, HatsOffMove, Pass, Play, Wear
+from hatskit.hats_off import KIND_NAMES, Call, Flip, HatsOffMove, HatsOffView, Pass, Play, Wear
 from hatskit.render.common import back_html, escape
 from hatskit.render.hats_off import view_html
 from widgets.frame import BOT, READER, TableFrame, html_line, named_button
@@ -200,7 +200,8 @@ class HatsOffTable(TableFrame):
 
     # -- showing -----------------------------------------------------------------------
 
-    def show_table(self, view: dict[str, Any]) -> None:
+    def show_table(self, shown: dict[str, Any]) -> None:
+        view = cast(HatsOffView, shown)  # the frame passes game.view(viewer): a Hats Off! view
         labels = [self.seat_label(seat) for seat in range(view["players"])]
         if self.mode == "race":
             self.seat_rows.value = seats_html(view, labels)
@@ -209,7 +210,7 @@ class HatsOffTable(TableFrame):
             self.seat_rows.value = ""
             self._show_steps(view)
 
-    def _show_pad(self, view: dict[str, Any]) -> None:
+    def _show_pad(self, view: HatsOffView) -> None:
         seat = view["seat"]
         can_act = self.live and seat in view["acting"]
         shown = {
@@ -219,7 +220,7 @@ class HatsOffTable(TableFrame):
             "top": view["top"],
             "under": max(len(view["pile"]) - 1, 0),
             "loose": loose_cards(view),
-            "hand": list(view["hand"]),
+            "hand": list(view["hand"] or []),
             "has_head": view["has_head"][seat],
             "head": self._head_shown(view),
             "can_act": can_act,
@@ -233,7 +234,7 @@ class HatsOffTable(TableFrame):
         else:
             self.pad.update(**shown)
 
-    def _head_shown(self, view: dict[str, Any]) -> str | None:
+    def _head_shown(self, view: HatsOffView) -> str | None:
         """The reader's head card while its moment lasts (from when it changed), or always with the memory aid."""
         head = view["head"]
         if head is None or view["options"]["memory_aid"]:
@@ -247,7 +248,7 @@ class HatsOffTable(TableFrame):
     def _hide_head(self) -> None:
         self.show_table(self.shown().view(self.viewer))
 
-    def _result_text(self, view: dict[str, Any]) -> str:
+    def _result_text(self, view: HatsOffView) -> str:
         """Who won cards in the moves the message line tells of: "Ben won 3 cards"."""
         before = self.view_before()["won_counts"]
         gains = [(seat, now - then) for seat, (now, then) in enumerate(zip(view["won_counts"], before, strict=True))]
@@ -256,10 +257,10 @@ class HatsOffTable(TableFrame):
             return f"Nobody matched the {KIND_NAMES[view['top']]}"
         return "; ".join(told)
 
-    def _who(self, view: dict[str, Any], seat: int) -> str:
+    def _who(self, view: HatsOffView, seat: int) -> str:
         return "You" if seat == view["seat"] and len(self.reader_seats) == 1 else view["names"][seat]
 
-    def _show_steps(self, view: dict[str, Any]) -> None:
+    def _show_steps(self, view: HatsOffView) -> None:
         shown = self.shown()
         views = {seat: shown.view(seat) for seat in self.reader_seats}
         hands = [views[s]["hand"] if s in views else None for s in range(view["players"])]
@@ -329,7 +330,7 @@ def describe(move: HatsOffMove) -> str:
     return f"play the {KIND_NAMES[move.kind]} from the hand (O3)"
 
 
-def prompt_text(view: dict[str, Any], can_act: bool) -> str:
+def prompt_text(view: HatsOffView, can_act: bool) -> str:
     """What the reader may do now, with the keys, in one line."""
     names, phase = view["names"], view["phase"]
     if phase == "over":
@@ -349,7 +350,7 @@ def prompt_text(view: dict[str, Any], can_act: bool) -> str:
     return f"Match the {KIND_NAMES[view['top']]}! Keys 1-3 your hand, H your head, P pass{call}"
 
 
-def seats_html(view: dict[str, Any], labels: Sequence[str]) -> str:
+def seats_html(view: HatsOffView, labels: Sequence[str]) -> str:
     """Every seat in public: head card back, hand size, cards won, and who flips next (O2)."""
     rows = []
     for seat, label in enumerate(labels):

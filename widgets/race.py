@@ -30,7 +30,7 @@ from typing import Any, NamedTuple, TypedDict
 import anywidget
 import traitlets
 
-from hatskit.hats_off import KINDS, MAX_MS
+from hatskit.hats_off import KINDS, MAX_MS, HatsOffView
 from hatskit.render.hats_off import STYLE, hat_card_html
 
 PAD_CSS = """
@@ -146,7 +146,7 @@ def read_answer(content: Any, turn: int, hand: Sequence[str]) -> Answer | None:
     return Answer(str(action), min(max(float(seconds), 0.0), MAX_MS / 1000))
 
 
-def loose_cards(view: dict[str, Any]) -> list[LooseCard]:
+def loose_cards(view: HatsOffView) -> list[LooseCard]:
     """The loose cards of a view, each with where it came from (public: they lie face up)."""
     names = view["names"]
     told = []
