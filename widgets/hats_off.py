@@ -119,7 +119,7 @@ class HatsOffTable(TableFrame):
             return self.bot_delay
         if view["phase"] == "wear":
             return WEAR_DELAY
-        answered = any(seat in view["submitted"] for seat in self.reader_seats)
+        answered = any(reader in view["submitted"] for reader in self.reader_seats)
         return 0.0 if view["phase"] == "race" and answered else self.bot_delay
 
     def bot_move(self, seat: int) -> Any:
