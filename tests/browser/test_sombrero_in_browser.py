@@ -65,6 +65,11 @@ def square(table: Locator, name: str) -> Locator:
     return table.locator(f'button[title^="{name}:"]')
 
 
+def targets(game: hatskit.Game, origin: str) -> set[str]:
+    """The squares the piece on ``origin`` may move to now."""
+    return {square_name(move.target) for move in game.legal_moves() if square_name(move.origin) == origin}
+
+
 def expect_lit_squares(table: Locator, names: set[str]) -> None:
     """Wait until exactly the squares ``names`` are highlighted as targets of the piece picked up."""
     expect(table.locator("button.hk-legal")).to_have_count(len(names))
@@ -85,7 +90,7 @@ def test_sombrero_board_shows_pieces_and_plays_a_step_by_keyboard(open_table: Op
     expect(square(table, "e4")).to_have_css("background-image", "none")
     square(table, "e1").click()
     expect(table.locator('button.hk-selected[title^="e1:"]')).to_be_visible()
-    expect_lit_squares(table, {square_name(m.target) for m in game.legal_moves() if square_name(m.origin) == "e1"})
+    expect_lit_squares(table, targets(game, "e1"))
     square(table, "e2").focus()
     square(table, "e2").press("Enter")
     expect(table.locator(".hk-message")).to_contain_text("White stepped e1-e2")
@@ -97,11 +102,13 @@ def test_sombrero_illegal_step_says_why_and_changes_nothing(
     open_table: OpenTable, voila: str, expect_evaluated: Callable[[Locator, str, Any], None]
 ) -> None:
     table = open_board(open_table, voila, SOMBRERO_NOTEBOOK)
-    before = table.evaluate(TITLES)  # all 64 squares show
+    game = hatskit.new_game("sombrero")
     square(table, "e1").click()
     expect(table.locator('button.hk-selected[title^="e1:"]')).to_be_visible()
+    expect_lit_squares(table, targets(game, "e1"))
+    before = table.evaluate(TITLES)  # every square drawn, the lit ones with their "e1 can step here"
     square(table, "e3").click()
-    reason = hatskit.new_game("sombrero").why_illegal("e1-e3")
+    reason = game.why_illegal("e1-e3")
     expect(table.locator(".hk-message.hk-error")).to_have_text(reason)
     expect_evaluated(table, TITLES, before)
 
