@@ -32,9 +32,11 @@ REPO = Path(__file__).resolve().parents[2]
 NOTEBOOKS = REPO / "notebooks"
 SCREENSHOT = REPO / "docs" / "hats-table.png"
 GAMES = ("Hats", "Hats Off!", "Madder than a Hatter", "Sombrero")
-# What the table shows apart from the message line: cards with their tooltips, seats, status and score.
+# What the table shows apart from the message line: hand and table cards with their tooltips, seats, status and
+# score (the parts the hats_table fixture waits for).
 TABLE_STATE = """table => ({
-  buttons: [...table.querySelectorAll("button")].map(b => `${b.textContent}|${b.title}`),
+  cards: [...table.querySelectorAll(`button[title$=" in your hand"], button[title^="position "]`)].map(
+    b => `${b.textContent}|${b.title}`),
   ...Object.fromEntries([".hk-status", ".hk-seat", ".hk-info", ".hk-scorepanel"].map(
     line => [line, [...table.querySelectorAll(line)].map(element => element.innerText)])),
 })"""
@@ -57,8 +59,16 @@ def replica() -> HatsTable:
 
 @pytest.fixture
 def hats_table(open_table: Callable[[str, Path], Locator], voila: str, replica: HatsTable) -> Locator:
-    """The Hats notebook's interactive table, the first on the page, once the reader's hand and the scores show."""
+    """The Hats notebook's interactive table, the first on the page, once every part of it shows.
+
+    The widgets of a page appear one by one, in any order; a test that keeps what
+    the table shows to compare later must wait for all of them first.
+    """
     table = open_table(voila, NOTEBOOKS / "hats.ipynb")
+    expect(table.locator(".hk-status")).not_to_be_empty()
+    expect(table.locator(".hk-seat")).to_have_count(replica.game.view(0)["players"])
+    expect(table.locator(".hk-info")).to_be_attached()
+    expect(table.locator('button[title^="position "]')).to_have_count(len(replica.position_buttons))
     for card in replica.game.view(0)["hand"]:
         expect(hand_card(table, card)).to_be_visible()
     expect(table.locator(".hk-scorepanel tr.hk-total")).to_have_text(totals_of(replica), use_inner_text=True)
@@ -180,7 +190,7 @@ def test_hats_illegal_exchange_says_why_and_changes_nothing(
         for number in range(1, len(replica.position_buttons) + 1)
         if (reason := replica.game.why_illegal(f"{card}@{number}")) is not None
     )
-    before = table.evaluate(TABLE_STATE)  # the fixture waited for the hand and the scores
+    before = table.evaluate(TABLE_STATE)  # the fixture waited for every part of the table
     hand_card(table, card).click()
     expect(table.locator(f'button.hk-selected[title="{card} in your hand"]')).to_be_visible()
     position(table, number).click()
