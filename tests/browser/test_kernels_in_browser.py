@@ -19,6 +19,7 @@ its child processes running ipykernel.
 
 from __future__ import annotations
 
+import json
 import re
 import time
 from collections.abc import Callable, Iterator
@@ -34,7 +35,8 @@ if TYPE_CHECKING:
 
     from tests.conftest import Server
 
-NOTEBOOKS = Path(__file__).resolve().parents[2] / "notebooks"
+REPO = Path(__file__).resolve().parents[2]
+NOTEBOOKS = REPO / "notebooks"
 IDLE_SECONDS, INTERVAL_SECONDS = 30, 5  # shorter than voila.json's, longer than a busy machine takes to load a page
 CULLING = (
     f"--MappingKernelManager.cull_idle_timeout={IDLE_SECONDS}",
@@ -131,3 +133,11 @@ def test_a_vanished_tab_is_culled_and_a_connected_one_never(page: Page, culling_
     table = page.locator(".hk-table").first  # the connected page still answers: a piece picked up lights squares
     table.locator('button[title^="e1:"]').click()
     expect(table.locator("button.hk-legal").first).to_be_visible()
+
+
+def test_voila_json_reclaims_a_vanished_tab_within_two_minutes_and_spares_slow_pages() -> None:
+    culling = json.loads((REPO / "config" / "voila.json").read_text())["MappingKernelManager"]
+    assert culling["cull_connected"] is False
+    assert culling["cull_idle_timeout"] >= IDLE_SECONDS  # the tests above load pages on a busy machine within this
+    worst_case = culling["cull_idle_timeout"] + culling["cull_interval"] + SHUTDOWN_SECONDS
+    assert worst_case <= 120
