@@ -9,6 +9,7 @@ and what the page should say after each click.
 from __future__ import annotations
 
 import ast
+import html
 import json
 import re
 import urllib.request
@@ -20,7 +21,9 @@ import pytest
 from playwright.sync_api import expect
 
 import hatskit
+from hatskit.core import Event
 from hatskit.hats import KIND_NAMES, Exchange, cards_of_game
+from hatskit.render.common import event_html
 from widgets import HatsTable
 
 if TYPE_CHECKING:
@@ -71,7 +74,7 @@ def hats_table(open_table: Callable[[str, Path], Locator], voila: str, replica: 
     expect(table.locator('button[title^="position "]')).to_have_count(len(replica.position_buttons))
     for card in replica.game.view(0)["hand"]:
         expect(hand_card(table, card)).to_be_visible()
-    expect(table.locator(".hk-scorepanel tr.hk-total")).to_have_text(totals_of(replica), use_inner_text=True)
+    expect(table.locator(".hk-scorepanel summary.hk-total")).to_have_text(totals_of(replica), use_inner_text=True)
     return table
 
 
@@ -98,7 +101,12 @@ def assert_hides(table: Locator, replica: HatsTable) -> None:
 def totals_of(replica: HatsTable) -> list[str]:
     """The total rows the score panel should show for the replica's game."""
     totals = replica.game.score().totals
-    return [f"{name} total {points}" for name, points in zip(replica.game.seat_names, totals, strict=False)]
+    return [f"{name}: {points} how?" for name, points in zip(replica.game.seat_names, totals, strict=False)]
+
+
+def message_line(event: Event) -> str:
+    """An event as the message line's text shows it (the frame draws it with ``event_html``)."""
+    return html.unescape(re.sub(r"<[^>]+>", "", event_html(event)))
 
 
 def hand_card(table: Locator, card: str) -> Locator:
@@ -143,7 +151,7 @@ def play_first_exchange(table: Locator, replica: HatsTable) -> list[str]:
     hand_card(table, str(move.card)).click()
     position(table, move.position).click()
     assert replica.try_move(str(move))
-    narration = [str(event) for events in replica.game.events for event in events]
+    narration = [message_line(event) for events in replica.game.events for event in events]
     table.locator(".hk-message").filter(has_text=narration[-1]).wait_for()
     for card in replica.game.view(0)["hand"]:  # the reader's new hand is drawn
         expect(hand_card(table, card)).to_be_visible()
@@ -170,7 +178,7 @@ def test_hats_exchange_by_clicks_narrates_scores_and_undoes(
     assert narration[0].startswith("Ana exchanged")
     expect_evaluated(table.locator(".hk-message"), MESSAGE_LINES, narration)
     assert totals_of(replica) != totals_at_start
-    expect(table.locator(".hk-scorepanel tr.hk-total")).to_have_text(totals_of(replica), use_inner_text=True)
+    expect(table.locator(".hk-scorepanel summary.hk-total")).to_have_text(totals_of(replica), use_inner_text=True)
     hand_card(table, replica.game.view(0)["hand"][0]).click()
     expect(table.locator("button.hk-legal").first).to_be_visible()
     SCREENSHOT.parent.mkdir(exist_ok=True)
