@@ -10,9 +10,11 @@ INSTALLED := $(VENV)/.hatskit-installed
 
 .PHONY: app test lint
 
+# Voilà reads its settings and its hook (config/voila.json, config/voila.py) from JUPYTER_CONFIG_PATH;
+# the browser tests start it the same way (tests/browser/conftest.py, app_command).
 app: $(INSTALLED)
 	@echo "hatskit: open http://127.0.0.1:$(PORT)/voila/render/index.ipynb  (Ctrl-C stops the server)"
-	$(BIN)/voila --port=$(PORT) notebooks
+	JUPYTER_CONFIG_PATH=$(CURDIR)/config $(BIN)/voila --port=$(PORT) notebooks
 
 # Any failing step stops make with a non-zero status; pytest's own "no tests collected"
 # status (5) is non-zero too, so an empty run can never pass as green.

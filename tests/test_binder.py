@@ -2,8 +2,9 @@
 
 The slow test does what repo2docker and Binder do, without Docker: a fresh
 virtual environment, `pip install -r binder/requirements.txt` run from the
-repository root, then `jupyter server` (Voilà arrives as its server extension)
-and the URL the Binder badge opens.
+repository root, then `jupyter server` through `binder/start` (Voilà arrives as
+its server extension, config/ as its settings) and the URL the Binder badge
+opens, which must start no kernel.
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ if TYPE_CHECKING:
 
 REPO = Path(__file__).resolve().parents[1]
 REQUIREMENTS = REPO / "binder" / "requirements.txt"
+START = REPO / "binder" / "start"
 INDEX = REPO / "notebooks" / "index.ipynb"
 INDEX_URL_PATH = "/voila/render/notebooks/index.ipynb"
 
@@ -67,11 +69,13 @@ def test_binder_environment_serves_the_index_page(
     subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
     pip = [str(venv / "bin" / "pip"), "install", "--quiet", "-r", str(REQUIREMENTS)]
     subprocess.run(pip, cwd=REPO, check=True, timeout=900)
-    server_command = [str(venv / "bin" / "jupyter"), "server", "--port={port}", "--ServerApp.ip=127.0.0.1"]
+    server_command = [str(START), str(venv / "bin" / "jupyter"), "server", "--port={port}", "--ServerApp.ip=127.0.0.1"]
     server_command += ["--no-browser", "--allow-root", "--IdentityProvider.token="]
     server = start_server(server_command, "/api")
     with urllib.request.urlopen(server.url + INDEX_URL_PATH, timeout=300) as response:
         assert response.status == 200
         page = response.read().decode()
     assert index_title() in html.unescape(page)
-    assert_rendered(page, INDEX)  # hatskit imports there, and the server extension read voila.json
+    assert_rendered(page, INDEX)  # hatskit imports there, and the server extension read config/voila.json
+    with urllib.request.urlopen(server.url + "/api/kernels", timeout=60) as response:
+        assert json.load(response) == []  # config/voila.py served the index from its saved outputs

@@ -3,6 +3,10 @@
 Where no browser exists the browser tests skip with a message saying so; with
 HATSKIT_REQUIRE_BROWSER=1 (CI sets it) they fail instead, so CI cannot pass
 without having really run them.
+
+Every check of the page waits for its condition (Playwright's `expect`, or the
+`expect_evaluated` fixture below): a widget page draws its parts one by one after it
+loads, and on a busy machine a single early read sees half a table.
 """
 
 from __future__ import annotations
@@ -12,7 +16,7 @@ import os
 import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import pytest
 
@@ -21,6 +25,9 @@ if TYPE_CHECKING:
 
     from tests.conftest import Server
 
+REPO = Path(__file__).resolve().parents[2]
+CONFIG = REPO / "config"  # voila.json and voila.py; `make app` puts this directory on JUPYTER_CONFIG_PATH
+VOILA = Path(sys.executable).with_name("voila")  # the console script `make app` runs, from this environment
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = [
     "--no-sandbox",
@@ -31,6 +38,30 @@ CHROMIUM_ARGS = [
     "--no-first-run",
 ]
 WIDGET_TIMEOUT_MS = 120_000  # a Voilà page runs its whole notebook before the widgets show
+
+
+def app_command(directory: Path, *options: str) -> list[str]:
+    """`make app`'s command for a free port: Voilà serving ``directory`` with config/ on JUPYTER_CONFIG_PATH.
+
+    ``options`` are further settings on the command line, after the config files
+    (the kernel tests shorten the culling times with them).
+    """
+    return ["env", f"JUPYTER_CONFIG_PATH={CONFIG}", str(VOILA), "--port={port}", *options, str(directory)]
+
+
+def wait_until_evaluates(locator: Locator, script: str, expected: Any) -> None:
+    """Wait until the JavaScript function ``script`` of the located element returns ``expected`` (as JSON).
+
+    On a timeout it fails with the last value seen, as an assert would.
+    """
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+    condition = f"([element, expected]) => JSON.stringify(({script})(element)) === JSON.stringify(expected)"
+    try:
+        locator.page.wait_for_function(condition, arg=[locator.element_handle(), expected])
+    except PlaywrightTimeout:
+        assert locator.evaluate(script) == expected
+        raise
 
 
 def missing_browser() -> str | None:
@@ -55,8 +86,9 @@ def browser() -> Iterator[Browser]:
         if os.environ.get("HATSKIT_REQUIRE_BROWSER") == "1":
             pytest.fail(f"{message}, and HATSKIT_REQUIRE_BROWSER=1 requires them", pytrace=False)
         pytest.skip(message)
-    from playwright.sync_api import sync_playwright
+    from playwright.sync_api import expect, sync_playwright
 
+    expect.set_options(timeout=WIDGET_TIMEOUT_MS)  # Playwright's 5 s default is too short on a busy machine
     with sync_playwright() as playwright:
         chromium = playwright.chromium.launch(executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS)
         yield chromium
@@ -64,9 +96,33 @@ def browser() -> Iterator[Browser]:
 
 
 @pytest.fixture(scope="session")
-def voila(start_server: Callable[[list[str], str], Server]) -> str:
-    """Base URL of Voilà serving notebooks/ with the repository's voila.json, as `make app` does."""
-    return start_server([sys.executable, "-m", "voila", "--port={port}", "notebooks"], "/").url
+def serve_app(start_server: Callable[[list[str], str], Server]) -> Callable[..., Server]:
+    """A function that starts Voilà as `make app` does, serving a directory (notebooks/ unless given), on a free port.
+
+    Further arguments are settings for the command line, such as
+    ``--MappingKernelManager.cull_interval=5``.
+    """
+
+    def serve(directory: Path = REPO / "notebooks", *options: str) -> Server:
+        return start_server(app_command(directory, *options), "/")
+
+    return serve
+
+
+@pytest.fixture(scope="session")
+def voila(serve_app: Callable[..., Server]) -> str:
+    """Base URL of Voilà serving notebooks/ with the repository's config/, as `make app` does."""
+    return serve_app().url
+
+
+@pytest.fixture(scope="session")
+def expect_evaluated() -> Callable[[Locator, str, Any], None]:
+    """A function that waits until a JavaScript function of an element returns a value (compared as JSON).
+
+    For checks that no single `expect` assertion makes, such as "the whole table
+    shows what it showed before the illegal click".
+    """
+    return wait_until_evaluates
 
 
 @pytest.fixture
@@ -84,8 +140,9 @@ def open_table(page: Page, assert_rendered: Callable[[str, Path], None]) -> Call
     """A function that opens a notebook as a Voilà page, checks how it rendered, and returns its first table."""
 
     def open_first_table(base_url: str, notebook: Path) -> Locator:
-        page.goto(f"{base_url}/voila/render/{notebook.name}")  # returns once Voilà has run every cell
-        assert_rendered(page.content(), notebook)
+        response = page.goto(f"{base_url}/voila/render/{notebook.name}")  # returns once Voilà has run every cell
+        assert response is not None
+        assert_rendered(response.text(), notebook)  # the page as the server sent it, before any script ran
         table = page.locator(".hk-table").first
         table.wait_for()
         return table

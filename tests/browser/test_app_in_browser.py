@@ -9,26 +9,41 @@ and what the page should say after each click.
 from __future__ import annotations
 
 import ast
+import html
 import json
 import re
 import urllib.request
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import pytest
+from playwright.sync_api import expect
 
 import hatskit
+from hatskit.core import Event
 from hatskit.hats import KIND_NAMES, Exchange, cards_of_game
+from hatskit.render.common import event_html
 from widgets import HatsTable
 
 if TYPE_CHECKING:
     from playwright.sync_api import Locator, Page
 
+ExpectEvaluated = Callable[["Locator", str, Any], None]
+
 REPO = Path(__file__).resolve().parents[2]
 NOTEBOOKS = REPO / "notebooks"
 SCREENSHOT = REPO / "docs" / "hats-table.png"
 GAMES = ("Hats", "Hats Off!", "Madder than a Hatter", "Sombrero")
+# What the table shows apart from the message line: hand and table cards with their tooltips, seats, status and
+# score (the parts the hats_table fixture waits for).
+TABLE_STATE = """table => ({
+  cards: [...table.querySelectorAll(`button[title$=" in your hand"], button[title^="position "]`)].map(
+    b => `${b.textContent}|${b.title}`),
+  ...Object.fromEntries([".hk-status", ".hk-seat", ".hk-info", ".hk-scorepanel"].map(
+    line => [line, [...table.querySelectorAll(line)].map(element => element.innerText)])),
+})"""
+MESSAGE_LINES = "message => message.innerText.split('\\n')"
 TABLE_CALL = re.compile(
     r'HatsTable\(hatskit\.new_game\("hats", players=(?P<players>\d), seed=(?P<seed>\d+)\), seats=(?P<seats>\([^)]*\))\)'
 )
@@ -46,20 +61,21 @@ def replica() -> HatsTable:
 
 
 @pytest.fixture
-def open_notebook(page: Page, voila: str, assert_rendered: Callable[[str, Path], None]) -> Callable[[str], None]:
-    """A function that loads a notebook as a Voilà page and checks that every cell ran with its code hidden."""
+def hats_table(open_table: Callable[[str, Path], Locator], voila: str, replica: HatsTable) -> Locator:
+    """The Hats notebook's interactive table, the first on the page, once every part of it shows.
 
-    def load(name: str) -> None:
-        page.goto(f"{voila}/voila/render/{name}")  # returns once Voilà has run every cell
-        assert_rendered(page.content(), NOTEBOOKS / name)
-
-    return load
-
-
-@pytest.fixture
-def hats_table(open_table: Callable[[str, Path], Locator], voila: str) -> Locator:
-    """The Hats notebook's interactive table, the first on the page, once its widgets show."""
-    return open_table(voila, NOTEBOOKS / "hats.ipynb")
+    The widgets of a page appear one by one, in any order; a test that keeps what
+    the table shows to compare later must wait for all of them first.
+    """
+    table = open_table(voila, NOTEBOOKS / "hats.ipynb")
+    expect(table.locator(".hk-status")).not_to_be_empty()
+    expect(table.locator(".hk-seat")).to_have_count(replica.game.view(0)["players"])
+    expect(table.locator(".hk-info")).to_be_attached()
+    expect(table.locator('button[title^="position "]')).to_have_count(len(replica.position_buttons))
+    for card in replica.game.view(0)["hand"]:
+        expect(hand_card(table, card)).to_be_visible()
+    expect(table.locator(".hk-scorepanel summary.hk-total")).to_have_text(totals_of(replica), use_inner_text=True)
+    return table
 
 
 def hidden_cards(replica: HatsTable) -> set[str]:
@@ -72,22 +88,25 @@ def hidden_cards(replica: HatsTable) -> set[str]:
 
 
 def assert_hides(table: Locator, replica: HatsTable) -> None:
-    """No hidden card is anywhere in the table's HTML, hidden elements and tooltips included."""
+    """No hidden card is anywhere in the table's HTML, hidden elements and tooltips included.
+
+    The caller has waited for the table to show what it should, so one read of its markup is complete.
+    """
     markup = table.evaluate("element => element.outerHTML")
     assert all(card in markup for card in replica.game.view(0)["hand"]), "the search misses the cards shown"
     leaked = sorted(card for card in hidden_cards(replica) if card in markup)
     assert not leaked, f"hidden cards reached the browser: {leaked}"
 
 
-def totals_shown(table: Locator) -> list[str]:
-    """The score panel's total rows as text, one per seat."""
-    return [" ".join(row.split()) for row in table.locator(".hk-scorepanel tr.hk-total").all_inner_texts()]
-
-
 def totals_of(replica: HatsTable) -> list[str]:
     """The total rows the score panel should show for the replica's game."""
     totals = replica.game.score().totals
-    return [f"{name} total {points}" for name, points in zip(replica.game.seat_names, totals, strict=False)]
+    return [f"{name}: {points} how?" for name, points in zip(replica.game.seat_names, totals, strict=False)]
+
+
+def message_line(event: Event) -> str:
+    """An event as the message line's text shows it (the frame draws it with ``event_html``)."""
+    return html.unescape(re.sub(r"<[^>]+>", "", event_html(event)))
 
 
 def hand_card(table: Locator, card: str) -> Locator:
@@ -100,37 +119,30 @@ def position(table: Locator, number: int) -> Locator:
     return table.locator(f'button[title^="position {number}:"]')
 
 
-def lit_positions(table: Locator) -> set[int]:
-    """The table positions highlighted as legal targets."""
-    titles = table.locator("button.hk-legal").evaluate_all("buttons => buttons.map(button => button.title)")
-    return {int(re.match(r"position (\d+):", title)[1]) for title in titles}
-
-
-def table_state(table: Locator) -> dict[str, list[str]]:
-    """What the table shows apart from the message line: cards with their tooltips, seats, status and score."""
-    buttons = table.locator("button").evaluate_all("buttons => buttons.map(b => `${b.textContent}|${b.title}`)")
-    lines = [".hk-status", ".hk-seat", ".hk-info", ".hk-scorepanel"]
-    return {"buttons": buttons} | {line: table.locator(line).all_inner_texts() for line in lines}
+def expect_lit_positions(table: Locator, numbers: set[int]) -> None:
+    """Wait until exactly the table positions ``numbers`` are highlighted as legal targets."""
+    expect(table.locator("button.hk-legal")).to_have_count(len(numbers))
+    for number in numbers:
+        expect(position(table, number)).to_have_class(re.compile(r"\bhk-legal\b"))
 
 
 @pytest.mark.parametrize("notebook", sorted(path.name for path in NOTEBOOKS.glob("*.ipynb")))
 def test_every_notebook_renders_in_voila_with_its_code_hidden(
     notebook: str, voila: str, assert_rendered: Callable[[str, Path], None]
-) -> None:
+) -> None:  # the page as the server sends it: no browser, nothing drawn later
     with urllib.request.urlopen(f"{voila}/voila/render/{notebook}", timeout=300) as response:
         assert_rendered(response.read().decode(), NOTEBOOKS / notebook)
 
 
-def test_index_names_every_game_and_links_to_hats(page: Page, open_notebook: Callable[[str], None]) -> None:
-    open_notebook("index.ipynb")
-    text = page.locator("body").inner_text()
-    assert [game for game in GAMES if game not in text] == []
-    hrefs = page.eval_on_selector_all("a[href]", "links => links.map(link => link.getAttribute('href'))")
-    hats_links = [href for href in hrefs if href.split("?")[0].split("/")[-1] == "hats.ipynb"]
-    assert hats_links, f"no link to hats.ipynb among {hrefs}"
-    page.locator(f'a[href="{hats_links[0]}"]').first.click()
-    page.wait_for_url(re.compile(r"/voila/render/hats\.ipynb"))
-    page.locator(".hk-table").first.wait_for()
+def test_index_names_every_game_and_links_to_hats(page: Page, voila: str) -> None:
+    page.goto(f"{voila}/voila/render/index.ipynb")
+    for game in GAMES:
+        expect(page.locator("body")).to_contain_text(game)
+    hats_link = page.locator('a[href="hats.ipynb"], a[href$="/hats.ipynb"]').first
+    expect(hats_link).to_be_visible()
+    hats_link.click()
+    expect(page).to_have_url(re.compile(r"/voila/render/hats\.ipynb$"))
+    expect(page.locator(".hk-table").first).to_be_visible()
 
 
 def play_first_exchange(table: Locator, replica: HatsTable) -> list[str]:
@@ -139,39 +151,46 @@ def play_first_exchange(table: Locator, replica: HatsTable) -> list[str]:
     hand_card(table, str(move.card)).click()
     position(table, move.position).click()
     assert replica.try_move(str(move))
-    narration = [str(event) for events in replica.game.events for event in events]
+    narration = [message_line(event) for events in replica.game.events for event in events]
     table.locator(".hk-message").filter(has_text=narration[-1]).wait_for()
+    for card in replica.game.view(0)["hand"]:  # the reader's new hand is drawn
+        expect(hand_card(table, card)).to_be_visible()
     return narration
 
 
 def test_hats_selecting_a_card_lights_its_legal_positions(hats_table: Locator, replica: HatsTable) -> None:
     table = hats_table
-    assert {"black hat", "discard", "hint", "undo"} <= set(table.locator("button").all_inner_texts())
+    for name in ("black hat", "discard", "hint", "undo"):
+        expect(table.get_by_role("button", name=name, exact=True)).to_be_visible()
     for card in replica.game.view(0)["hand"][:3]:
         hand_card(table, card).click()
         expected = {m.position for m in replica.reader_moves() if isinstance(m, Exchange) and str(m.card) == card}
-        table.locator(f'button.hk-selected[title="{card} in your hand"]').wait_for()
-        assert lit_positions(table) == expected
+        expect(table.locator(f'button.hk-selected[title="{card} in your hand"]')).to_be_visible()
+        expect_lit_positions(table, expected)
 
 
-def test_hats_exchange_by_clicks_narrates_scores_and_undoes(hats_table: Locator, replica: HatsTable) -> None:
+def test_hats_exchange_by_clicks_narrates_scores_and_undoes(
+    hats_table: Locator, replica: HatsTable, expect_evaluated: ExpectEvaluated
+) -> None:
     table = hats_table
-    start, totals_at_start = table_state(table), totals_shown(table)
-    assert totals_at_start == totals_of(replica)
+    start, totals_at_start = table.evaluate(TABLE_STATE), totals_of(replica)  # the fixture waited for these
     narration = play_first_exchange(table, replica)
     assert narration[0].startswith("Ana exchanged")
-    assert table.locator(".hk-message").inner_text().splitlines() == narration
-    assert totals_shown(table) == totals_of(replica) != totals_at_start
+    expect_evaluated(table.locator(".hk-message"), MESSAGE_LINES, narration)
+    assert totals_of(replica) != totals_at_start
+    expect(table.locator(".hk-scorepanel summary.hk-total")).to_have_text(totals_of(replica), use_inner_text=True)
     hand_card(table, replica.game.view(0)["hand"][0]).click()
-    table.locator("button.hk-legal").first.wait_for()
+    expect(table.locator("button.hk-legal").first).to_be_visible()
     SCREENSHOT.parent.mkdir(exist_ok=True)
     table.screenshot(path=str(SCREENSHOT), animations="disabled")
     table.get_by_role("button", name="undo", exact=True).click()
-    table.locator(".hk-message").filter(has_text="Took back").wait_for()
-    assert table_state(table) == start
+    expect(table.locator(".hk-message")).to_contain_text("Took back")
+    expect_evaluated(table, TABLE_STATE, start)
 
 
-def test_hats_illegal_exchange_says_why_and_changes_nothing(hats_table: Locator, replica: HatsTable) -> None:
+def test_hats_illegal_exchange_says_why_and_changes_nothing(
+    hats_table: Locator, replica: HatsTable, expect_evaluated: ExpectEvaluated
+) -> None:
     table = hats_table
     card, number, reason = next(
         (card, number, reason)
@@ -179,13 +198,12 @@ def test_hats_illegal_exchange_says_why_and_changes_nothing(hats_table: Locator,
         for number in range(1, len(replica.position_buttons) + 1)
         if (reason := replica.game.why_illegal(f"{card}@{number}")) is not None
     )
-    before = table_state(table)
+    before = table.evaluate(TABLE_STATE)  # the fixture waited for every part of the table
     hand_card(table, card).click()
+    expect(table.locator(f'button.hk-selected[title="{card} in your hand"]')).to_be_visible()
     position(table, number).click()
-    message = table.locator(".hk-message.hk-error")
-    message.filter(has_text=reason).wait_for()
-    assert message.inner_text() == reason
-    assert table_state(table) == before
+    expect(table.locator(".hk-message.hk-error")).to_have_text(reason)
+    expect_evaluated(table, TABLE_STATE, before)
 
 
 def test_hats_hidden_cards_never_reach_the_page(hats_table: Locator, replica: HatsTable) -> None:

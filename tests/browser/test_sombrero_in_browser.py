@@ -2,20 +2,21 @@
 
 The Sombrero notebook's table starts from the set-up (S1), where no capture is
 within reach, so the capture is played on a prepared position: a one-cell
-notebook that this module writes and serves with a second Voilà, started from
-the repository like the first one (same voila.json, same installed packages).
+notebook that this module writes and serves with a second Voilà, started as
+`make app` starts it (the same config/, the same installed packages).
 """
 
 from __future__ import annotations
 
 import json
-import sys
+import re
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import nbformat
 import pytest
+from playwright.sync_api import expect
 
 import hatskit
 from hatskit.sombrero import square_name
@@ -40,81 +41,87 @@ from widgets import SombreroTable
 SombreroTable(hatskit.load({json.dumps(CAPTURE)}), seats=("reader", "greedy"))
 """
 Served = tuple[str, Path]  # a Voilà server's base URL and the notebook it serves
+OpenTable = Callable[[str, Path], "Locator"]
+TITLES = "board => [...board.querySelectorAll('button.hk-sq')].map(button => button.title)"  # a1 to h8
+LEGAL = re.compile(r"\bhk-legal\b")
 
 
 @pytest.fixture(scope="module")
-def puzzle(start_server: Callable[[list[str], str], Server], tmp_path_factory: pytest.TempPathFactory) -> Served:
+def puzzle(serve_app: Callable[..., Server], tmp_path_factory: pytest.TempPathFactory) -> Served:
     """A Voilà serving one notebook: a SombreroTable where White's b3-c4 takes d4's hat."""
     notebook = tmp_path_factory.mktemp("sombrero-puzzle") / "capture.ipynb"
     nbformat.write(nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(CAPTURE_CELL)]), notebook)
-    return start_server([sys.executable, "-m", "voila", "--port={port}", str(notebook.parent)], "/").url, notebook
+    return serve_app(notebook.parent).url, notebook
+
+
+def open_board(open_table: OpenTable, url: str, notebook: Path) -> Locator:
+    """The notebook's first table, once all 64 squares of its board show."""
+    table = open_table(url, notebook)
+    expect(table.locator("button.hk-sq")).to_have_count(64)
+    return table
 
 
 def square(table: Locator, name: str) -> Locator:
     return table.locator(f'button[title^="{name}:"]')
 
 
-def lit_squares(table: Locator) -> set[str]:
-    """The squares highlighted as targets of the piece picked up."""
-    titles = table.locator("button.hk-legal").evaluate_all("buttons => buttons.map(button => button.title)")
-    return {title.split(":")[0] for title in titles}
+def targets(game: hatskit.Game, origin: str) -> set[str]:
+    """The squares the piece on ``origin`` may move to now."""
+    return {square_name(move.target) for move in game.legal_moves() if square_name(move.origin) == origin}
 
 
-def titles(table: Locator) -> list[str]:
-    """Every square's tooltip, a1 to h8 in the page's order."""
-    return table.locator("button.hk-sq").evaluate_all("buttons => buttons.map(button => button.title)")
+def expect_lit_squares(table: Locator, names: set[str]) -> None:
+    """Wait until exactly the squares ``names`` are highlighted as targets of the piece picked up."""
+    expect(table.locator("button.hk-legal")).to_have_count(len(names))
+    for name in names:
+        expect(square(table, name)).to_have_class(LEGAL)
 
 
-def style_of(button: Locator, name: str) -> str:
-    return button.evaluate("(button, name) => getComputedStyle(button)[name]", name)
-
-
-def test_sombrero_board_shows_pieces_and_plays_a_step_by_keyboard(
-    open_table: Callable[[str, Path], Locator], voila: str
-) -> None:
-    table = open_table(voila, SOMBRERO_NOTEBOOK)
+def test_sombrero_board_shows_pieces_and_plays_a_step_by_keyboard(open_table: OpenTable, voila: str) -> None:
+    table = open_board(open_table, voila, SOMBRERO_NOTEBOOK)
     game = hatskit.new_game("sombrero")
-    assert len(titles(table)) == 64 and square(table, "e1").get_attribute("title") == "e1: White, hatted"
-    assert (style_of(square(table, "h1"), "backgroundColor"), style_of(square(table, "a1"), "backgroundColor")) == (
-        LIGHT,
-        DARK,
-    )
-    assert "svg" in style_of(square(table, "e1"), "backgroundImage") != style_of(square(table, "a1"), "backgroundImage")
-    assert style_of(square(table, "e4"), "backgroundImage") == "none"
+    expect(square(table, "e1")).to_have_attribute("title", "e1: White, hatted")
+    expect(square(table, "h1")).to_have_css("background-color", LIGHT)
+    expect(square(table, "a1")).to_have_css("background-color", DARK)
+    for name in ("e1", "a1"):  # a White and a Black hatted piece: two different pictures
+        expect(square(table, name)).to_have_css("background-image", re.compile("svg"))
+    black_piece = square(table, "a1").evaluate("button => getComputedStyle(button).backgroundImage")
+    expect(square(table, "e1")).not_to_have_css("background-image", black_piece)
+    expect(square(table, "e4")).to_have_css("background-image", "none")
     square(table, "e1").click()
-    table.locator('button.hk-selected[title^="e1:"]').wait_for()
-    assert lit_squares(table) == {square_name(m.target) for m in game.legal_moves() if square_name(m.origin) == "e1"}
+    expect(table.locator('button.hk-selected[title^="e1:"]')).to_be_visible()
+    expect_lit_squares(table, targets(game, "e1"))
     square(table, "e2").focus()
     square(table, "e2").press("Enter")
-    table.locator(".hk-message").filter(has_text="White stepped e1-e2").wait_for()
-    assert "action 2 of 2" in table.locator(".hk-sb-turn").inner_text()
-    assert square(table, "e2").get_attribute("title") == "e2: White, hatted"
+    expect(table.locator(".hk-message")).to_contain_text("White stepped e1-e2")
+    expect(table.locator(".hk-sb-turn")).to_contain_text("action 2 of 2")
+    expect(square(table, "e2")).to_have_attribute("title", "e2: White, hatted")
 
 
-OpenTable = Callable[[str, Path], "Locator"]
-
-
-def test_sombrero_illegal_step_says_why_and_changes_nothing(open_table: OpenTable, voila: str) -> None:
-    table = open_table(voila, SOMBRERO_NOTEBOOK)
+def test_sombrero_illegal_step_says_why_and_changes_nothing(
+    open_table: OpenTable, voila: str, expect_evaluated: Callable[[Locator, str, Any], None]
+) -> None:
+    table = open_board(open_table, voila, SOMBRERO_NOTEBOOK)
+    game = hatskit.new_game("sombrero")
     square(table, "e1").click()
-    table.locator('button.hk-selected[title^="e1:"]').wait_for()
-    before = titles(table)
+    expect(table.locator('button.hk-selected[title^="e1:"]')).to_be_visible()
+    expect_lit_squares(table, targets(game, "e1"))
+    before = table.evaluate(TITLES)  # every square drawn, the lit ones with their "e1 can step here"
     square(table, "e3").click()
-    reason = hatskit.new_game("sombrero").why_illegal("e1-e3")
-    message = table.locator(".hk-message.hk-error")
-    message.filter(has_text=reason).wait_for()
-    assert message.inner_text() == reason and titles(table) == before
+    reason = game.why_illegal("e1-e3")
+    expect(table.locator(".hk-message.hk-error")).to_have_text(reason)
+    expect_evaluated(table, TITLES, before)
 
 
-def test_sombrero_capture_by_clicks_takes_the_hat(open_table: Callable[[str, Path], Locator], puzzle: Served) -> None:
-    table = open_table(*puzzle)
-    assert square(table, "d4").get_attribute("title") == "d4: Black, hatted"
+def test_sombrero_capture_by_clicks_takes_the_hat(open_table: OpenTable, puzzle: Served) -> None:
+    table = open_board(open_table, *puzzle)
+    expect(square(table, "d4")).to_have_attribute("title", "d4: Black, hatted")
     square(table, "b3").click()
-    table.locator('button.hk-selected[title^="b3:"]').wait_for()
-    assert "c4" in lit_squares(table)
+    expect(table.locator('button.hk-selected[title^="b3:"]')).to_be_visible()
+    expect(square(table, "c4")).to_have_class(LEGAL)
     square(table, "c4").click()
-    table.locator(".hk-message").filter(has_text="d4 lost its hat: flanked by c4 and e4 (S3)").wait_for()
+    expect(table.locator(".hk-message")).to_contain_text("d4 lost its hat: flanked by c4 and e4 (S3)")
     captured = table.locator("button.hk-captured")
-    assert captured.count() == 1
-    assert captured.get_attribute("title") == "d4: Black, hatless; lost its hat in the last move (S3)"
-    assert "hats: White 4, Black 3" in table.locator(".hk-sb-turn").inner_text()
+    expect(captured).to_have_count(1)
+    expect(captured).to_have_attribute("title", "d4: Black, hatless; lost its hat in the last move (S3)")
+    expect(table.locator(".hk-sb-turn")).to_contain_text("hats: White 4, Black 3")

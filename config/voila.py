@@ -1,0 +1,71 @@
+"""Voilà's prelaunch hook for hatskit: text pages need no kernel, and game pages can shut theirs on leaving.
+
+Voilà reads this file and voila.json from every directory on JUPYTER_CONFIG_PATH:
+`make app` and the browser tests put config/ there, as do binder/start and the
+README's JupyterHub image for Voilà's server extension. (Named voila.py, it must
+stay out of the repository root, where it would hide the voila package from
+Python.) Voilà calls the hook for every page it renders, before it starts that
+page's kernel.
+
+- A notebook whose saved outputs hold no live widget, and whose code cells have
+  all run, is answered from those saved outputs (the index: text, cards and a
+  board picture), with the code hidden as voila.json asks: no kernel starts.
+  nbval (`make test`) checks that the saved outputs are what the code produces.
+- Any other page gets its kernel, and the `_xsrf` cookie. Voilà's page posts
+  that cookie's value to `/voila/api/shutdown/<kernel>` when the reader leaves
+  (closes the tab, follows a link, reloads); without the cookie the server
+  refuses the post ("'_xsrf' argument missing from POST") and the kernel waits
+  for the culler set in voila.json.
+"""
+
+import os
+
+import jinja2
+import nbformat
+import tornado.web
+from nbconvert import HTMLExporter
+
+WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
+# JupyterLab's look, as on Voilà's pages, without the scripts a text page never needs: require.js (for
+# old-style widgets), and MathJax and Mermaid from a CDN (so the index loads nothing from the internet).
+TEXT_PAGE_TEMPLATE = """{%- extends 'lab/index.html.j2' -%}
+{%- block html_head_js_requirejs -%}{%- endblock html_head_js_requirejs -%}
+{%- block html_head_js_mathjax -%}{%- endblock html_head_js_mathjax -%}
+{%- block html_head_js_mermaidjs -%}{%- endblock html_head_js_mermaidjs -%}
+"""
+
+
+def needs_kernel(notebook: nbformat.NotebookNode) -> bool:
+    """Whether a page must run: a saved output is a live widget, or a code cell has never run."""
+    code_cells = [cell for cell in notebook.cells if cell.cell_type == "code" and cell.source.strip()]
+    outputs = [output for cell in code_cells for output in cell.outputs]
+    never_run = any(cell.execution_count is None for cell in code_cells)
+    return never_run or any(WIDGET_VIEW in output.get("data", {}) for output in outputs)
+
+
+def text_page(notebook: nbformat.NotebookNode, name: str, strip_sources: bool, theme: str) -> str:
+    """The notebook as one HTML page from its saved outputs, without running anything."""
+    exporter = HTMLExporter(
+        extra_loaders=[jinja2.DictLoader({"text_page.html.j2": TEXT_PAGE_TEMPLATE})],
+        template_file="text_page.html.j2",
+        theme=theme,
+        exclude_input=strip_sources,
+        exclude_input_prompt=True,
+        exclude_output_prompt=True,
+    )
+    page, _ = exporter.from_notebook_node(notebook, resources={"metadata": {"name": name}})
+    return page
+
+
+def prelaunch_hook(handler: tornado.web.RequestHandler, notebook: nbformat.NotebookNode, cwd: str) -> None:
+    """Answer a text page without a kernel (tornado's Finish ends the request), else set the `_xsrf` cookie."""
+    if needs_kernel(notebook):
+        handler.xsrf_token  # noqa: B018  (reading it sets the cookie)
+        return
+    settings = handler.voila_configuration
+    name = os.path.splitext(os.path.basename(handler.request.path))[0]
+    raise tornado.web.Finish(text_page(notebook, name, settings.strip_sources, settings.theme))
+
+
+c = get_config()  # noqa: F821  (traitlets provides get_config to config files)
+c.VoilaConfiguration.prelaunch_hook = prelaunch_hook
