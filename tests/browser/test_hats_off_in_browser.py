@@ -14,7 +14,6 @@ import asyncio
 import inspect
 import json
 import re
-import sys
 import time
 from collections import deque
 from collections.abc import Callable
@@ -54,12 +53,12 @@ Served = tuple[str, Path]
 
 
 @pytest.fixture(scope="module")
-def races(start_server: Callable[[list[str], str], Server], tmp_path_factory: pytest.TempPathFactory) -> Served:
+def races(serve_app: Callable[..., Server], tmp_path_factory: pytest.TempPathFactory) -> Served:
     """A Voilà serving one notebook: a fez race against a 0.4 s bot, then one against a 0.1 s bot."""
     notebook = tmp_path_factory.mktemp("hats-off-races") / "races.ipynb"
     cells = [nbformat.v4.new_code_cell(source) for source in (SETUP_CELL, "fez_race(0.4)", "fez_race(0.1)")]
     nbformat.write(nbformat.v4.new_notebook(cells=cells), notebook)
-    return start_server([sys.executable, "-m", "voila", "--port={port}", str(notebook.parent)], "/").url, notebook
+    return serve_app(notebook.parent).url, notebook
 
 
 class SlowNetwork:
