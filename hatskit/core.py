@@ -233,26 +233,21 @@ def options_dict(options: Any) -> dict[str, Any]:
     return {name: list(v) if isinstance(v, tuple) else v for name, v in asdict(options).items()}
 
 
-def copy_rng(rng: random.Random) -> random.Random:
-    """An independent generator in the same state, so copies replay the same draws.
+def game_random(seed: int, number: int) -> random.Random:
+    """Generator ``number`` (0, 1, ...) of a game started with ``seed``.
 
-    Made without ``__init__``, which would first seed it from the system's entropy
-    only for ``setstate`` to overwrite it: that seeding was a quarter of a move's time.
+    Each random event of a game (a shuffle, a round of falling hats) draws from
+    its own generator, made from the seed and the event's number, so a position
+    needs only those two small numbers to replay every later draw exactly.
+    Generator 0 is ``Random(seed)`` itself; seeds below 2**64 make every
+    (seed, number) pair a different generator.
     """
-    twin = random.Random.__new__(random.Random)
-    twin.setstate(rng.getstate())
-    return twin
+    return random.Random(seed + number * 2**64)
 
 
 def seeded_shuffle(items: list[Any], seed: int, number: int) -> None:
-    """Shuffle ``items`` in place as shuffle ``number`` (0, 1, ...) of a game started with ``seed``.
-
-    Each shuffle has its own generator, made from the seed and the shuffle's
-    number, so a position needs only those two small numbers to replay every
-    later shuffle. Shuffle 0 uses ``Random(seed)`` itself; seeds below 2**64 make
-    every (seed, number) pair a different generator.
-    """
-    random.Random(seed + number * 2**64).shuffle(items)
+    """Shuffle ``items`` in place as shuffle ``number`` of a game started with ``seed`` (see game_random)."""
+    game_random(seed, number).shuffle(items)
 
 
 def new_seed() -> int:

@@ -8,7 +8,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from hatskit.core import InvalidMoveError, RecordError, make_options, read_field
+from hatskit.core import InvalidMoveError, RecordError, make_options, read_field, whole_number
 from hatskit.hats_off.cards import (
     COPIES,
     DEALT,
@@ -49,7 +49,7 @@ def sample_world(view: Mapping[str, Any], rng: random.Random) -> HatsOffState:
     if view["my_move"] is not None:
         submitted[seat] = parse_move(view["my_move"])
     return HatsOffState(
-        players, make_options(HatsOffOptions, view["options"], "hats-off"), random.Random(rng.random()),
+        players, make_options(HatsOffOptions, view["options"], "hats-off"), rng.randrange(2**63), 0,
         unseen, list(view["pile"]), hands, heads, list(view["looking"]), list(view["head_changes"]),
         [list(w) for w in view["won"]], list(view["called"]),
         [Loose(c["kind"], c["owner"], c["fell"]) for c in view["loose"]], submitted, view["phase"],
@@ -76,7 +76,7 @@ def new_state(players: int | None, seed: int, options: HatsOffOptions) -> HatsOf
     players = 3 if players is None else players
     if players not in range(2, 6):
         raise RecordError(f"Hats Off! takes 2 to 5 players, not {players!r}")
-    state = HatsOffState(players, options, random.Random(seed))
+    state = HatsOffState(players, options, seed)
     state._deal_round(1)
     return state
 
@@ -89,11 +89,10 @@ def load_position(data: Mapping[str, Any]) -> HatsOffState:
     options = data.get("options", {})
     if not isinstance(options, Mapping):
         raise RecordError(f"field 'options' must be an object, not {options!r}")
-    seed = data.get("seed", 0)
-    if not isinstance(seed, int) or isinstance(seed, bool):
-        raise RecordError(f"field 'seed' must be a whole number, not {seed!r}")
+    seed = whole_number(data.get("seed", 0), "field 'seed'")
+    draws = whole_number(data.get("draws", 0), "field 'draws'")
     read = _PositionReader(data, players)
-    state = HatsOffState(players, make_options(HatsOffOptions, options, "hats-off"), random.Random(seed))
+    state = HatsOffState(players, make_options(HatsOffOptions, options, "hats-off"), seed, draws)
     read.cards_into(state)
     read.counters_into(state)
     _check_position(state)
@@ -134,7 +133,7 @@ class _PositionReader:
         state.pile = self.kinds("pile", self.data.get("pile", []))
         state.won = [self.kinds("won", won) for won in self.per_seat("won", [[]] * self.players)]
         state.loose = self.loose()
-        state.deck = self.deck(state.rng)
+        state.deck = self.deck(state)
 
     def loose(self) -> list[Loose]:
         listed = self.data.get("loose", [])
@@ -148,10 +147,10 @@ class _PositionReader:
             cards.append(Loose(self.kinds("loose", [card.get("kind")])[0], owner, fell))
         return cards
 
-    def deck(self, rng: random.Random) -> list[str]:
+    def deck(self, state: HatsOffState) -> list[str]:
         rest = list((Counter(all_cards()) - self.seen).elements())
         if "deck" not in self.data:
-            rng.shuffle(rest)
+            state.next_random().shuffle(rest)
             return rest
         deck = self.kinds("deck", self.data["deck"])
         missing = Counter(all_cards()) - self.seen

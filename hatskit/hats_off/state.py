@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, NamedTuple, TypedDict
 
-from hatskit.core import Event, Outcome, ScoreLine, ScoreSheet, copy_rng, options_dict
+from hatskit.core import Event, Outcome, ScoreLine, ScoreSheet, game_random, options_dict
 from hatskit.hats_off.cards import (
     DEALT,
     FALL_CHANCE,
@@ -62,7 +62,8 @@ class HatsOffState:
 
     players: int
     options: HatsOffOptions
-    rng: random.Random
+    seed: int
+    draws: int = 0  # random events so far: the next one draws from game_random(seed, draws)
     deck: list[str] = field(default_factory=list)
     pile: list[str] = field(default_factory=list)
     hands: list[list[str]] = field(default_factory=list)
@@ -110,10 +111,14 @@ class HatsOffState:
     def seat_names(self) -> tuple[str, ...]:
         return SEAT_NAMES[: self.players]
 
+    def next_random(self) -> random.Random:
+        """The generator of the game's next random event; a position keeps only ``seed`` and ``draws``."""
+        self.draws += 1
+        return game_random(self.seed, self.draws - 1)
+
     def copy(self) -> HatsOffState:
         return replace(
             self,
-            rng=copy_rng(self.rng),
             deck=list(self.deck),
             pile=list(self.pile),
             hands=[list(h) for h in self.hands],
@@ -262,10 +267,10 @@ class HatsOffState:
 
     def _falls(self) -> list[Event]:
         """Each head card may fall off at a flip; the first other caller wins it (O6)."""
-        events = []
+        events, rng = [], self.next_random()
         for seat in range(self.players):
             kind = self.heads[seat]
-            if kind is None or self.rng.random() >= FALL_CHANCE:
+            if kind is None or rng.random() >= FALL_CHANCE:
                 continue
             self.heads[seat], self.looking[seat] = None, False
             self.loose.append(Loose(kind, seat, fell=True))
@@ -381,9 +386,9 @@ class HatsOffState:
 
     def _return_to_deck(self, cards: Sequence[Loose]) -> list[Event]:
         """Loose cards nobody called for in time go back into the deck at a random place (O6)."""
-        events = []
+        events, rng = [], self.next_random()
         for card in cards:
-            self.deck.insert(self.rng.randrange(len(self.deck) + 1), card.kind)
+            self.deck.insert(rng.randrange(len(self.deck) + 1), card.kind)
             whose = f"{SEAT_NAMES[card.owner]}'s {KIND_NAMES[card.kind]}"
             events.append(Event(f"Nobody called for {whose} in time: it goes back into the deck", card.rule))
         return events
@@ -439,7 +444,7 @@ class HatsOffState:
         """Shuffle all 56 cards with the game's generator and deal 4 to each player (O1)."""
         players = self.players
         self.deck = all_cards()
-        self.rng.shuffle(self.deck)
+        self.next_random().shuffle(self.deck)
         self.hands = [[self.deck.pop() for _ in range(DEALT)] for _ in range(players)]
         self.heads, self.looking, self.head_changes = [None] * players, [False] * players, [0] * players
         self.won, self.called, self.loose, self.pile = [[] for _ in range(players)], [0] * players, [], []
@@ -509,6 +514,8 @@ class HatsOffState:
             "players": self.players,
             "names": list(self.seat_names()),
             "options": options_dict(self.options),
+            "seed": self.seed,
+            "draws": self.draws,
             "phase": self.phase,
             "acting": list(self.acting),
             "flipper": self.flipper,
@@ -542,6 +549,8 @@ class HatsOffState:
             "game": "hats-off",
             "players": self.players,
             "options": options_dict(self.options),
+            "seed": self.seed,
+            "draws": self.draws,
             "phase": self.phase,
             "flipper": self.flipper,
             "last_winner": self.last_winner,
