@@ -14,7 +14,7 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
-from hatskit import hats, sombrero
+from hatskit import hats, madder, sombrero
 from hatskit.core import (
     Event,
     Game,
@@ -31,7 +31,7 @@ from hatskit.core import (
     options_dict,
 )
 
-GAMES: dict[str, GameSpec] = {spec.game_id: spec for spec in (hats.SPEC, sombrero.SPEC)}
+GAMES: dict[str, GameSpec] = {spec.game_id: spec for spec in (hats.SPEC, madder.SPEC, sombrero.SPEC)}
 
 __all__ = [
     "GAMES",

@@ -46,6 +46,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar, NamedTuple
 
 from hatskit.core import (
+    PLAYER_NAMES,
     Event,
     GameSpec,
     InvalidMoveError,
@@ -85,7 +86,7 @@ HAND_SIZE = 9
 MAIN_ACTIONS = 8
 COOKIE_POINTS = 5
 TEAMS = ((0, 2), (1, 3))
-SEAT_NAMES = ("Ana", "Ben", "Cleo", "Dev")
+SEAT_NAMES = PLAYER_NAMES
 
 
 class Card(NamedTuple):

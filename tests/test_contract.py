@@ -25,6 +25,7 @@ from hatskit.bots import BOT_KINDS, make_bot
 # Option sets worth covering per game; a game not listed runs with its defaults.
 VARIANTS: dict[str, list[dict[str, Any]]] = {
     "hats": [{"players": 2}, {"players": 3}, {"players": 4}, {"players": 2, "removed": ["★", "♠"]}],
+    "madder": [{"players": 3}, {"players": 4}],
     "sombrero": [{}, {"jump_captures": True}],
 }
 # Checked positions per variant: 160 to 380 Hats games, or about 30 long Sombrero ones.

@@ -1,0 +1,177 @@
+"""The strong Madder than a Hatter bot: Monte Carlo over the hats and Haberdashers it cannot see.
+
+It shares the machinery of :mod:`hatskit.bots.montecarlo` with the Hats bot:
+worlds sampled from its seat's view (other hands, the deck order and the
+secret Haberdashers dealt at random), every candidate played in the same
+worlds, the best ones looked at again in more worlds. A world is played out
+only to the end of the current round, because the next round is a fresh deal
+that no choice of this one changes; its worth is the lead in game points over
+the best opponent when the round is scored.
+
+The quick play that finishes a world is a one-move look ahead: each player
+puts the hat that helps them most (or hurts an opponent most) where it does
+so, with a little chance of a random play; abilities and Haberdashers are
+declined there (a bonus Haberdasher still scores), and at the end of the round
+a player plays only hats that add points.
+
+Its hint says in one sentence what the move changes on the table now; the
+simulation's numbers go to the hint's detail.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from hatskit.bots.base import Hint
+from hatskit.bots.montecarlo import Estimate, MonteCarloBot, simulation_summary
+from hatskit.core import EndPhase
+from hatskit.madder import DECLINE, DONE, Play, card_set, sample_world
+from hatskit.madder.cards import MadderOptions, style_of
+from hatskit.madder.effects import inventories_after
+from hatskit.madder.moves import SEAT_NAMES, Choice, MadderMove
+from hatskit.madder.scoring import inventory_points, style_counts, style_points
+from hatskit.madder.state import END, PLAY, MadderState
+
+RANDOM_PLAY = 0.15  # chance of a random hat in the quick play-out
+
+
+class MadderBot(MonteCarloBot):
+    """Samples the hidden cards and plays each candidate to the end of the round; see the module docstring."""
+
+    sample_world = staticmethod(sample_world)
+
+    def __init__(self, seed: int = 0, first_round: int = 240, finalists: int = 5, final_round: int = 48) -> None:
+        super().__init__(seed, first_round, finalists, final_round)
+
+    def play_out(self, world: MadderState, move: MadderMove, seat: int) -> int:
+        ending = world.copy()
+        round_number = ending.round
+        ending.apply(move)
+        while ending.turn is not None and ending.round == round_number:
+            ending.apply(rollout_move(ending, self.rng))
+        totals = ending.totals()
+        return totals[seat] - max(t for s, t in enumerate(totals) if s != seat)
+
+    def explain(self, ranked: Sequence[Estimate], view: Mapping[str, Any]) -> Hint:
+        move = ranked[0].move
+        return Hint(move, describe(view, move), simulation_summary(ranked, "endings of this round"))
+
+
+# ---------------------------------------------------------------- quick play-out
+
+
+def rollout_move(state: MadderState, rng: random.Random) -> MadderMove:
+    """A quick move for finishing a simulated round (see the module docstring)."""
+    me = state.turn
+    assert me is not None
+    if state.phase == PLAY:
+        return _quick_play(state, me, rng)
+    if state.phase == END:
+        return _useful_end_play(state, me)
+    return DECLINE
+
+
+def play_gain(counts: Mapping[str, int], hat: str) -> int:
+    """Points one more hat of this style adds to an inventory with these counts (M5)."""
+    count = counts.get(style_of(hat), 0)
+    return style_points(count + 1) - style_points(count)
+
+
+def _quick_play(state: MadderState, me: int, rng: random.Random) -> Play:
+    hand = state.hands[me]
+    if rng.random() < RANDOM_PLAY:
+        return Play(rng.choice(hand), rng.randrange(state.players))
+    counts = [style_counts(inventory) for inventory in state.inventories]
+    best, chosen = -99, Play(hand[0], me)
+    for hat in set(hand):
+        for seat, seat_counts in enumerate(counts):
+            gain = play_gain(seat_counts, hat)
+            value = (gain if seat == me else -gain) + rng.random() * 0.5
+            if value > best:
+                best, chosen = value, Play(hat, seat)
+    return chosen
+
+
+def _useful_end_play(state: MadderState, me: int) -> MadderMove:
+    counts = style_counts(state.inventories[me])
+    for hat in state.hands[me]:
+        if play_gain(counts, hat) > 0:
+            return Play(hat, me)
+    return DONE
+
+
+# ---------------------------------------------------------------- hints in words
+
+
+def describe(view: Mapping[str, Any], move: MadderMove) -> str:
+    """One sentence a 12-year-old follows: what the move changes on the table right now."""
+    if isinstance(move, Play):
+        return _describe_play(view, move)
+    if isinstance(move, EndPhase):
+        return _describe_end(view, move)
+    return _describe_choice(view, move)
+
+
+def _describe_play(view: Mapping[str, Any], move: Play) -> str:
+    me, style = view["seat"], style_of(move.hat)
+    count = style_counts(view["inventories"][move.seat])[style]
+    name = SEAT_NAMES[move.seat]
+    where = "your own inventory" if move.seat == me else f"{name}'s inventory"
+    if move.seat == me and count == 0:
+        why = f"your first {style} scores 1 point"
+    elif move.seat == me and count == 3:
+        why = f"your fourth {style} makes an Exclusive, worth 3 points"
+    elif move.seat != me and count == 1:
+        why = f"{name}'s single {style} stops scoring, as 2 of a style score nothing"
+    else:
+        whose = "your" if move.seat == me else f"{name}'s"
+        before, after = style_points(count), style_points(count + 1)
+        why = f"{whose} {style}s go from {count} to {count + 1}, worth {after} instead of {before} points"
+    return f"Put the {move.hat} into {where}: {why}."
+
+
+def _describe_end(view: Mapping[str, Any], move: EndPhase) -> str:
+    if move == DECLINE:
+        return "Decline: none of the choices helps you more than leaving everything as it is."
+    counts = style_counts(view["inventories"][view["seat"]])
+    if any(play_gain(counts, hat) > 0 for hat in view["hand"] or ()):
+        return "Stop here: keeping your last hats came out better in simulated endings than playing them."
+    return "Stop here: none of the hats left in your hand would add points to your inventory."
+
+
+def _describe_choice(view: Mapping[str, Any], move: Choice) -> str:
+    me = view["seat"]
+    cards = card_set(MadderOptions(**view["options"]))
+    card = cards.premiums[style_of(view["ability"])] if view["ability"] else cards.haberdasher(view["haberdasher"])
+    table = _ViewTable(view)
+    changes = []
+    for seat, hats in sorted(inventories_after(table, me, card, move).items()):
+        delta = inventory_points(hats) - inventory_points(table.inventories[seat])
+        if delta:
+            changes.append(_change(seat == me, SEAT_NAMES[seat], delta))
+    if not changes:
+        return f"Use {card.name} as {move}: it changes no points now, but it did best in simulated games."
+    return f"Use {card.name} as {move}: right now " + " and ".join(changes) + "."
+
+
+def _change(mine: bool, name: str, delta: int) -> str:
+    points = f"{abs(delta)} point" + ("" if abs(delta) == 1 else "s")
+    if mine:
+        return f"you {'gain' if delta > 0 else 'lose'} {points}"
+    return f"{name} {'gains' if delta > 0 else 'loses'} {points}"
+
+
+class _ViewTable:
+    """The public table of a view, in the shape the effect primitives read."""
+
+    def __init__(self, view: Mapping[str, Any]) -> None:
+        self.players = view["players"]
+        self.inventories = view["inventories"]
+        self.line = view["line"]
+        self.discard = view["discard"]
+        self.hands = [view["hand"] if s == view["seat"] else [] for s in range(self.players)]
+
+
+BOTS = {"strong": MadderBot}
