@@ -10,9 +10,10 @@ the best opponent when the round is scored.
 
 The quick play that finishes a world is a one-move look ahead: each player
 puts the hat that helps them most (or hurts an opponent most) where it does
-so, with a little chance of a random play; abilities and Haberdashers are
-declined there (a bonus Haberdasher still scores), and at the end of the round
-a player plays only hats that add points.
+so, with a little chance of a random play; a Haberdasher takes the choice
+that gains most points at once (or is declined when none gains), a Premium
+ability the best of a few of its choices drawn at random,
+and at the end of the round a player plays only hats that add points.
 
 Its hint says in one sentence what the move changes on the table now; the
 simulation's numbers go to the hint's detail.
@@ -28,13 +29,14 @@ from hatskit.bots.base import Hint
 from hatskit.bots.montecarlo import Estimate, MonteCarloBot, simulation_summary
 from hatskit.core import EndPhase
 from hatskit.madder import DECLINE, DONE, Play, card_set, sample_world
-from hatskit.madder.cards import MadderOptions, style_of
-from hatskit.madder.effects import inventories_after
+from hatskit.madder.cards import HATS_PER_STYLE, PREMIUM_MARK, MadderOptions, style_of
+from hatskit.madder.effects import Spot, choices, inventories_after, transfers
 from hatskit.madder.moves import SEAT_NAMES, Choice, MadderMove
 from hatskit.madder.scoring import inventory_points, style_counts, style_points
-from hatskit.madder.state import END, PLAY, MadderState
+from hatskit.madder.state import ABILITY, END, PLAY, MadderState
 
 RANDOM_PLAY = 0.15  # chance of a random hat in the quick play-out
+ABILITY_SAMPLE = 8  # choices of a Premium ability weighed in the quick play-out (all of a Haberdasher's)
 
 
 class MadderBot(MonteCarloBot):
@@ -70,24 +72,64 @@ def rollout_move(state: MadderState, rng: random.Random) -> MadderMove:
         return _quick_play(state, me, rng)
     if state.phase == END:
         return _useful_end_play(state, me)
-    return DECLINE
+    offered = choices(state, me, state.waiting_card())
+    if state.phase == ABILITY and len(offered) > ABILITY_SAMPLE:
+        offered = rng.sample(offered, ABILITY_SAMPLE)
+    return best_choice(state, me, offered)
 
 
-def play_gain(counts: Mapping[str, int], hat: str) -> int:
-    """Points one more hat of this style adds to an inventory with these counts (M5)."""
-    count = counts.get(style_of(hat), 0)
-    return style_points(count + 1) - style_points(count)
+def best_choice(state: MadderState, me: int, offered: Sequence[Choice]) -> MadderMove:
+    """The choice that gains most points now (own gain minus the others'), or decline if none gains."""
+    card = state.waiting_card()
+    counts = [style_counts(inventory) for inventory in state.inventories]
+    best, chosen = 0, DECLINE
+    for move in offered:
+        value = choice_value(counts, me, transfers(me, card, move))
+        if value > best:
+            best, chosen = value, move
+    return chosen
+
+
+def choice_value(counts: Sequence[Mapping[str, int]], me: int, moved: Sequence[tuple[str, Spot, Spot]]) -> int:
+    """Points the hats ``moved`` change now: the user's gain minus the gains of the others.
+
+    Counted from the styles' counts per inventory, without copying anything: it
+    runs inside every simulated ending.
+    """
+    value, changed = 0, dict[tuple[int, str], int]()
+    for hat, source, target in moved:
+        style = style_of(hat)
+        for spot, step in ((source, -1), (target, 1)):
+            if spot.kind == "inventory":
+                count = changed.get((spot.seat, style), counts[spot.seat].get(style, 0))
+                changed[spot.seat, style] = count + step
+                delta = _POINTS[count + step] - _POINTS[count]
+                value += delta if spot.seat == me else -delta
+    return value
+
+
+_POINTS = [style_points(count) for count in range(HATS_PER_STYLE + 1)]
+
+
+def play_gain(inventory: Sequence[str], hat: str) -> int:
+    """Points one more hat of this style adds to an inventory (M5)."""
+    style = style_of(hat)
+    count = inventory.count(style) + inventory.count(style + PREMIUM_MARK)
+    return _GAIN[count]
+
+
+_GAIN = [style_points(count + 1) - style_points(count) for count in range(HATS_PER_STYLE)]
 
 
 def _quick_play(state: MadderState, me: int, rng: random.Random) -> Play:
     hand = state.hands[me]
     if rng.random() < RANDOM_PLAY:
         return Play(rng.choice(hand), rng.randrange(state.players))
-    counts = [style_counts(inventory) for inventory in state.inventories]
-    best, chosen = -99, Play(hand[0], me)
+    best, chosen = -99.0, Play(hand[0], me)
     for hat in set(hand):
-        for seat, seat_counts in enumerate(counts):
-            gain = play_gain(seat_counts, hat)
+        style = style_of(hat)
+        for seat, inventory in enumerate(state.inventories):
+            gain = _GAIN[inventory.count(style) + inventory.count(style + PREMIUM_MARK)]
             value = (gain if seat == me else -gain) + rng.random() * 0.5
             if value > best:
                 best, chosen = value, Play(hat, seat)
@@ -95,9 +137,9 @@ def _quick_play(state: MadderState, me: int, rng: random.Random) -> Play:
 
 
 def _useful_end_play(state: MadderState, me: int) -> MadderMove:
-    counts = style_counts(state.inventories[me])
+    inventory = state.inventories[me]
     for hat in state.hands[me]:
-        if play_gain(counts, hat) > 0:
+        if play_gain(inventory, hat) > 0:
             return Play(hat, me)
     return DONE
 
@@ -135,8 +177,8 @@ def _describe_play(view: Mapping[str, Any], move: Play) -> str:
 def _describe_end(view: Mapping[str, Any], move: EndPhase) -> str:
     if move == DECLINE:
         return "Decline: none of the choices helps you more than leaving everything as it is."
-    counts = style_counts(view["inventories"][view["seat"]])
-    if any(play_gain(counts, hat) > 0 for hat in view["hand"] or ()):
+    inventory = view["inventories"][view["seat"]]
+    if any(play_gain(inventory, hat) > 0 for hat in view["hand"] or ()):
         return "Stop here: keeping your last hats came out better in simulated endings than playing them."
     return "Stop here: none of the hats left in your hand would add points to your inventory."
 

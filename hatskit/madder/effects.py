@@ -10,7 +10,7 @@ inventory), ``other`` (another player's), ``any`` (anybody's) and ``line``.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from itertools import combinations
 from typing import NamedTuple, Protocol
 
@@ -49,49 +49,57 @@ def holder(table: Table, place: Place) -> list[str]:
 
 def choices(table: Table, user: int, card: Ability) -> list[Choice]:
     """Every choice the card offers ``user`` now (none for a scoring bonus)."""
-    if not card.chooses:
-        return []
-    return _CHOICES[card.effect](table, user, card)
+    return list(_choices(table, user, card))
 
 
-def _move_choices(table: Table, user: int, card: Ability) -> list[Choice]:
+def has_choice(table: Table, user: int, card: Ability) -> bool:
+    """Whether the card offers ``user`` any choice now (without listing them all)."""
+    return next(_choices(table, user, card), None) is not None
+
+
+def _choices(table: Table, user: int, card: Ability) -> Iterator[Choice]:
+    return _CHOICES[card.effect](table, user, card) if card.chooses else iter(())
+
+
+def _move_choices(table: Table, user: int, card: Ability) -> Iterator[Choice]:
     sources = seats_in(card.params["from"], user, table.players)
     targets = seats_in(card.params["to"], user, table.players)
-    return [
+    return (
         MoveHat(hat, source, target)
         for source in sources
         for hat in sorted(set(table.inventories[source]))
         for target in targets
         if target != source
-    ]
+    )
 
 
-def _discard_choices(table: Table, user: int, card: Ability) -> list[Choice]:
-    pool = [
-        HatAt(hat, place)
-        for place in places_in(card.params["from"], user, table.players)
-        for hat in holder(table, place)
-    ]
-    found = {Discard(combo) for count in range(1, card.params["count"] + 1) for combo in combinations(pool, count)}
-    return sorted(found, key=str)
+def _discard_choices(table: Table, user: int, card: Ability) -> Iterator[Choice]:
+    places = places_in(card.params["from"], user, table.players)
+    pool = sorted((HatAt(hat, place) for place in places for hat in holder(table, place)), key=str)
+    seen = set()
+    for count in range(1, card.params["count"] + 1):
+        for combo in combinations(pool, count):
+            if combo not in seen:
+                seen.add(combo)
+                yield Discard(combo)
 
 
-def _swap_choices(table: Table, user: int, card: Ability) -> list[Choice]:
-    return [
+def _swap_choices(table: Table, user: int, card: Ability) -> Iterator[Choice]:
+    return (
         Swap(HatAt(mine, user), HatAt(theirs, other))
         for mine in sorted(set(table.inventories[user]))
         for other in seats_in("other", user, table.players)
         for theirs in sorted(set(table.inventories[other]))
         if theirs != mine
-    ]
+    )
 
 
-def _take_choices(table: Table, user: int, card: Ability) -> list[Choice]:
+def _take_choices(table: Table, user: int, card: Ability) -> Iterator[Choice]:
     places = places_in(card.params["from"], user, table.players)
-    return [Take(HatAt(hat, place)) for place in places for hat in sorted(set(holder(table, place)))]
+    return (Take(HatAt(hat, place)) for place in places for hat in sorted(set(holder(table, place))))
 
 
-_CHOICES: dict[str, Callable[[Table, int, Ability], list[Choice]]] = {
+_CHOICES: dict[str, Callable[[Table, int, Ability], Iterator[Choice]]] = {
     "move": _move_choices,
     "discard": _discard_choices,
     "swap": _swap_choices,

@@ -18,7 +18,7 @@ from typing import Any, TypedDict
 
 from hatskit.core import EndPhase, Event, Outcome, ScoreLine, ScoreSheet, TurnBased, copy_rng, options_dict
 from hatskit.madder.cards import Ability, CardSet, MadderOptions, style_of
-from hatskit.madder.effects import carry_out, choice_reason, choices
+from hatskit.madder.effects import carry_out, choice_reason, choices, has_choice
 from hatskit.madder.moves import DECLINE, DONE, SEAT_NAMES, MadderMove, Play
 from hatskit.madder.scoring import round_lines
 
@@ -189,7 +189,7 @@ class MadderState(TurnBased):
         if self.phase == END:
             return events + ([] if self.hands[me] else self._next_end(me))
         card = self.cards.premium_of(move.hat)
-        if card is not None and choices(self, me, card):
+        if card is not None and has_choice(self, me, card):
             self.phase, self.ability = ABILITY, move.hat
             return [*events, Event(f"{SEAT_NAMES[me]} may use {card.name}: {card.text} Or decline it.", "M3")]
         if card is not None:
@@ -244,7 +244,7 @@ class MadderState(TurnBased):
         assert self.haberdashers is not None
         for seat in self.order_after(after):
             card = self.cards.haberdasher(self.haberdashers[seat])
-            if card.chooses and choices(self, seat, card):
+            if has_choice(self, seat, card):
                 self.turn = seat
                 return []
         return self._end_round()
