@@ -479,6 +479,7 @@ def write_cards(tmp_path: Path, old: str, new: str) -> str:
         ('label = "', 'label = 1 # "', r"field 'label' must be a non-empty text"),
         ("[[premium]]", "[[premium", r"is not valid TOML"),
         ('effect = "swap"', 'effect = "bonus"', r"'Fair Trade': field 'effect': 'bonus' scores at the end"),
+        ('{ from = "line", to = "own" }', '{ from = "own", to = "own" }', r"'Window Shopping': field 'params'"),
     ],
 )
 def test_a_bad_card_file_names_the_card_and_the_field(tmp_path: Path, old: str, new: str, expected: str) -> None:
@@ -630,3 +631,25 @@ def test_every_bot_finishes_a_four_player_round(kind: str) -> None:
     while game.view(None)["round"] == 1:
         game.play(bots[game.to_move].choose(game.seat_view(game.to_move)))
     assert len(game.score().round_totals(1)) == 4 and game.view(None)["scores"]
+
+
+# ---------------------------------------------------------------- pictures
+
+
+def test_the_picture_hides_other_hands_and_haberdashers_and_marks_the_first_line_hat() -> None:
+    from hatskit.render.madder import table_html
+
+    state = hatskit.load(turn_position()).state
+    seen_by_ben = table_html(state, seat=1)
+    assert TRENDSETTER in seen_by_ben and CLERK not in seen_by_ben and COLLECTOR not in seen_by_ben
+    assert seen_by_ben.count('title="hidden hat"') == 6 and "stand-in" in seen_by_ben
+    assert 'hk-first" title="Newsboy"' in seen_by_ben
+    assert "1 → 1 pt" in seen_by_ben
+
+
+def test_a_sheet_of_rounds_shows_each_round_and_the_game_total() -> None:
+    from hatskit.render.common import scoresheet_html
+
+    html = scoresheet_html(last_haberdasher(["Boater", "Boater"]).score())
+    assert "<th>round</th>" in html and "round 2 total" in html and "game total" in html
+    assert "Haberdashers stay" not in html

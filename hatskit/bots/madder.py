@@ -161,6 +161,7 @@ def _describe_play(view: Mapping[str, Any], move: Play) -> str:
     count = style_counts(view["inventories"][move.seat])[style]
     name = SEAT_NAMES[move.seat]
     where = "your own inventory" if move.seat == me else f"{name}'s inventory"
+    before, after = style_points(count), style_points(count + 1)
     if move.seat == me and count == 0:
         why = f"your first {style} scores 1 point"
     elif move.seat == me and count == 3:
@@ -169,8 +170,13 @@ def _describe_play(view: Mapping[str, Any], move: Play) -> str:
         why = f"{name}'s single {style} stops scoring, as 2 of a style score nothing"
     else:
         whose = "your" if move.seat == me else f"{name}'s"
-        before, after = style_points(count), style_points(count + 1)
         why = f"{whose} {style}s go from {count} to {count + 1}, worth {after} instead of {before} points"
+    costly = after < before if move.seat == me else after > before
+    if costly:
+        why += ", a cost, but every other choice did worse in simulated games"
+    card = card_set(MadderOptions(**view["options"])).premium_of(move.hat)
+    if card is not None and view["phase"] == PLAY:
+        why += f", and then you may use its ability, {card.name}"
     return f"Put the {move.hat} into {where}: {why}."
 
 

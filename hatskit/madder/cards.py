@@ -203,8 +203,8 @@ def _params(given: Mapping[str, Any], effect: str, who: str) -> dict[str, Any]:
             allowed = ", ".join(map(repr, param.allowed))
             raise RecordError(f"{who}: field 'params.{key}' must be one of {allowed}, not {value!r}")
         params[key] = value
-    if effect == "move" and params["from"] == params["to"] == "own":
-        raise RecordError(f"{who}: field 'params': a move goes between two inventories, so not from 'own' to 'own'")
+    if effect in ("move", "take") and params["from"] == params["to"] == "own":
+        raise RecordError(f"{who}: field 'params': {effect!r} from 'own' to 'own' would leave the hat where it is")
     return params
 
 
