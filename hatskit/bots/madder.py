@@ -30,9 +30,9 @@ from hatskit.bots.montecarlo import Estimate, MonteCarloBot, simulation_summary
 from hatskit.core import EndPhase
 from hatskit.madder import DECLINE, DONE, Play, card_set, sample_world
 from hatskit.madder.cards import HATS_PER_STYLE, PREMIUM_MARK, MadderOptions, style_of
-from hatskit.madder.effects import Spot, choices, inventories_after, transfers
+from hatskit.madder.effects import Spot, choices, transfers
 from hatskit.madder.moves import SEAT_NAMES, Choice, MadderMove
-from hatskit.madder.scoring import inventory_points, style_counts, style_points
+from hatskit.madder.scoring import style_counts, style_points
 from hatskit.madder.state import ABILITY, END, PLAY, MadderState
 
 RANDOM_PLAY = 0.15  # chance of a random hat in the quick play-out
@@ -91,21 +91,26 @@ def best_choice(state: MadderState, me: int, offered: Sequence[Choice]) -> Madde
 
 
 def choice_value(counts: Sequence[Mapping[str, int]], me: int, moved: Sequence[tuple[str, Spot, Spot]]) -> int:
-    """Points the hats ``moved`` change now: the user's gain minus the gains of the others.
+    """Points the hats ``moved`` change now: the user's gain minus the gains of the others."""
+    return sum(delta if seat == me else -delta for seat, delta in point_changes(counts, moved).items())
+
+
+def point_changes(counts: Sequence[Mapping[str, int]], moved: Sequence[tuple[str, Spot, Spot]]) -> dict[int, int]:
+    """How many points each inventory's styles gain (or lose) when the hats ``moved`` move.
 
     Counted from the styles' counts per inventory, without copying anything: it
     runs inside every simulated ending.
     """
-    value, changed = 0, dict[tuple[int, str], int]()
+    changes: dict[int, int] = {}
+    shifted: dict[tuple[int, str], int] = {}
     for hat, source, target in moved:
         style = style_of(hat)
         for spot, step in ((source, -1), (target, 1)):
             if spot.kind == "inventory":
-                count = changed.get((spot.seat, style), counts[spot.seat].get(style, 0))
-                changed[spot.seat, style] = count + step
-                delta = _POINTS[count + step] - _POINTS[count]
-                value += delta if spot.seat == me else -delta
-    return value
+                count = shifted.get((spot.seat, style), counts[spot.seat].get(style, 0))
+                shifted[spot.seat, style] = count + step
+                changes[spot.seat] = changes.get(spot.seat, 0) + _POINTS[count + step] - _POINTS[count]
+    return changes
 
 
 _POINTS = [style_points(count) for count in range(HATS_PER_STYLE + 1)]
@@ -193,15 +198,12 @@ def _describe_choice(view: Mapping[str, Any], move: Choice) -> str:
     me = view["seat"]
     cards = card_set(MadderOptions(**view["options"]))
     card = cards.premiums[style_of(view["ability"])] if view["ability"] else cards.haberdasher(view["haberdasher"])
-    table = _ViewTable(view)
-    changes = []
-    for seat, hats in sorted(inventories_after(table, me, card, move).items()):
-        delta = inventory_points(hats) - inventory_points(table.inventories[seat])
-        if delta:
-            changes.append(_change(seat == me, SEAT_NAMES[seat], delta))
-    if not changes:
+    counts = [style_counts(inventory) for inventory in view["inventories"]]
+    changes = point_changes(counts, transfers(me, card, move))
+    said = [_change(seat == me, SEAT_NAMES[seat], delta) for seat, delta in sorted(changes.items()) if delta]
+    if not said:
         return f"Use {card.name} as {move}: it changes no points now, but it did best in simulated games."
-    return f"Use {card.name} as {move}: right now " + " and ".join(changes) + "."
+    return f"Use {card.name} as {move}: right now " + " and ".join(said) + "."
 
 
 def _change(mine: bool, name: str, delta: int) -> str:
@@ -209,17 +211,6 @@ def _change(mine: bool, name: str, delta: int) -> str:
     if mine:
         return f"you {'gain' if delta > 0 else 'lose'} {points}"
     return f"{name} {'gains' if delta > 0 else 'loses'} {points}"
-
-
-class _ViewTable:
-    """The public table of a view, in the shape the effect primitives read."""
-
-    def __init__(self, view: Mapping[str, Any]) -> None:
-        self.players = view["players"]
-        self.inventories = view["inventories"]
-        self.line = view["line"]
-        self.discard = view["discard"]
-        self.hands = [view["hand"] if s == view["seat"] else [] for s in range(self.players)]
 
 
 BOTS = {"strong": MadderBot}

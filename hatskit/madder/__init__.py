@@ -84,7 +84,7 @@ from hatskit.core import GameSpec
 from hatskit.madder.cards import MadderOptions, card_set, load_cards
 from hatskit.madder.moves import DECLINE, DONE, Discard, HatAt, MoveHat, Play, Swap, Take, parse_move
 from hatskit.madder.positions import load_position, new_state, sample_world
-from hatskit.madder.scoring import inventory_points, style_points
+from hatskit.madder.scoring import style_counts, style_points
 from hatskit.madder.state import MadderState, MadderView
 
 
@@ -119,8 +119,8 @@ __all__ = [
     "Swap",
     "Take",
     "card_set",
-    "inventory_points",
     "load_cards",
     "parse_move",
+    "style_counts",
     "style_points",
 ]

@@ -194,17 +194,6 @@ def carry_out(table: Table, user: int, card: Ability, move: Choice) -> str:
     return narrate(user, card, move)
 
 
-def inventories_after(table: Table, user: int, card: Ability, move: Choice) -> dict[int, list[str]]:
-    """The inventories a choice would change, as they would be after it (the table is left alone)."""
-    changed: dict[int, list[str]] = {}
-    for hat, source, target in transfers(user, card, move):
-        if source.kind == "inventory":
-            changed.setdefault(source.seat, list(table.inventories[source.seat])).remove(hat)
-        if target.kind == "inventory":
-            changed.setdefault(target.seat, list(table.inventories[target.seat])).append(hat)
-    return changed
-
-
 def narrate(user: int, card: Ability, move: Choice) -> str:
     """A choice told in words, seen from its user."""
     name = SEAT_NAMES[user]

@@ -24,11 +24,6 @@ def style_points(count: int) -> int:
     return EXCLUSIVE_POINTS if count == HATS_PER_STYLE else 0
 
 
-def inventory_points(inventory: Sequence[str]) -> int:
-    """The styles' points of one inventory, without Haberdashers."""
-    return sum(style_points(count) for count in style_counts(inventory).values())
-
-
 def _plural(style: str, count: int) -> str:
     return f"{count} {style}" if count == 1 else f"{count} {style}s"
 
