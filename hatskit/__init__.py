@@ -14,7 +14,7 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
-from hatskit import hats, hats_off, sombrero
+from hatskit import hats, hats_off, madder, sombrero
 from hatskit.core import (
     Event,
     Game,
@@ -36,7 +36,7 @@ from hatskit.core import (
     whole_number,
 )
 
-GAMES: dict[str, GameSpec] = {spec.game_id: spec for spec in (hats.SPEC, hats_off.SPEC, sombrero.SPEC)}
+GAMES: dict[str, GameSpec] = {spec.game_id: spec for spec in (hats.SPEC, hats_off.SPEC, madder.SPEC, sombrero.SPEC)}
 
 __all__ = [
     "GAMES",

@@ -67,17 +67,25 @@ class Event:
 
 
 class ScoreLine(NamedTuple):
-    """One explained row of a score sheet."""
+    """One explained row of a score sheet; ``round`` is its round in a game played in rounds."""
 
     seat: int
     category: str
     points: int
     explanation: str
+    round: int | None = None
 
 
 @dataclass(frozen=True)
 class ScoreSheet:
-    """Every point explained: totals are derived from the lines, never stored apart."""
+    """Every point explained: totals are derived from the lines, never stored apart.
+
+    In a game played in rounds (Madder than a Hatter) each line carries its
+    round: ``rounds`` lists them, ``round_totals(r)`` gives one round's points
+    per seat and ``totals`` stays the game total, the sum over every round. A
+    sheet that is not ``final`` scores the position "if it ended now", and
+    ``note`` says what it leaves out (cards still secret).
+    """
 
     lines: tuple[ScoreLine, ...]
     seat_names: tuple[str, ...]
@@ -105,6 +113,19 @@ class ScoreSheet:
         """The lines that belong to one seat."""
         return [line for line in self.lines if line.seat == seat]
 
+    @property
+    def rounds(self) -> tuple[int, ...]:
+        """The rounds the lines belong to, in order (empty for a game without rounds)."""
+        return tuple(sorted({line.round for line in self.lines if line.round is not None}))
+
+    def round_totals(self, round_number: int) -> list[int]:
+        """Points per seat in one round."""
+        sums = [0] * len(self.seat_names)
+        for line in self.lines:
+            if line.round == round_number:
+                sums[line.seat] += line.points
+        return sums
+
     def __repr__(self) -> str:
         teams = f" teams={self.team_totals}" if self.teams else ""
         return f"<ScoreSheet totals={self.totals}{teams} final={self.final}>"
@@ -128,6 +149,21 @@ class Outcome:
 
     def __str__(self) -> str:
         return self.reason
+
+
+@dataclass(frozen=True)
+class EndPhase:
+    """A move that ends an optional phase or declines an optional choice.
+
+    ``done``: no more plays in a phase where playing is optional (Madder than
+    a Hatter's end of round); ``decline``: an optional ability left unused. A
+    table view shows it as a button labelled with its word.
+    """
+
+    word: str
+
+    def __str__(self) -> str:
+        return self.word
 
 
 class State(Protocol):
@@ -243,6 +279,18 @@ def game_random(seed: int, number: int) -> random.Random:
     (seed, number) pair a different generator.
     """
     return random.Random(seed + number * 2**64)
+
+
+class SeededDraws:
+    """A state whose random events draw from ``game_random(seed, draws)``, so a position keeps two numbers."""
+
+    seed: int
+    draws: int  # random events so far
+
+    def next_random(self) -> random.Random:
+        """The generator of the game's next random event."""
+        self.draws += 1
+        return game_random(self.seed, self.draws - 1)
 
 
 def seeded_shuffle(items: list[Any], seed: int, number: int) -> None:

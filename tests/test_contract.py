@@ -32,6 +32,7 @@ VARIANTS: dict[str, list[dict[str, Any]]] = {
         {"players": 4, "falling_hats": True},
         {"players": 3, "best_of": 3},
     ],
+    "madder": [{"players": 3}, {"players": 4}],
     "sombrero": [{}, {"jump_captures": True}],
 }
 # Checked positions per variant: 160 to 380 Hats games, or about 30 long Sombrero ones.

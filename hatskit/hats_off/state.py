@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import random
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, NamedTuple, TypedDict
 
-from hatskit.core import Event, Outcome, ScoreLine, ScoreSheet, game_random, options_dict
+from hatskit.core import Event, Outcome, ScoreLine, ScoreSheet, SeededDraws, options_dict
 from hatskit.hats_off.cards import (
     DEALT,
     FALL_CHANCE,
@@ -57,7 +56,7 @@ class _Settling:
 
 
 @dataclass
-class HatsOffState:
+class HatsOffState(SeededDraws):
     """A whole Hats Off! position, hidden cards included. The deck's top is its end."""
 
     players: int
@@ -110,11 +109,6 @@ class HatsOffState:
 
     def seat_names(self) -> tuple[str, ...]:
         return SEAT_NAMES[: self.players]
-
-    def next_random(self) -> random.Random:
-        """The generator of the game's next random event; a position keeps only ``seed`` and ``draws``."""
-        self.draws += 1
-        return game_random(self.seed, self.draws - 1)
 
     def copy(self) -> HatsOffState:
         return replace(

@@ -68,31 +68,51 @@ def back_html(label: str = "hidden card") -> str:
 def scoresheet_html(sheet: ScoreSheet) -> str:
     """The score sheet as a table: one row per line, a total per seat (and team).
 
-    Without the style sheet: a page that shows many sheets (the score panel)
-    carries it once; ``ScoreSheet._repr_html_`` adds it for a lone sheet.
+    A game played in rounds gets a round column and each seat's total per
+    round before its game total. Without the style sheet: a page that shows
+    many sheets (the score panel) carries it once; ``ScoreSheet._repr_html_``
+    adds it for a lone sheet.
     """
     rows = []
     totals = sheet.totals
+    rounds = bool(sheet.rounds)
     for seat, name in enumerate(sheet.seat_names):
-        for line in sheet.lines_of(seat):
-            rows.append(_row(name, line.category, line.points, line.explanation))
-        rows.append(_row(name, "total", totals[seat], "", total=True))
+        rows += _seat_rows(sheet, seat, name, rounds)
+        rows.append(_row(name, "game total" if rounds else "total", totals[seat], "", total=True, rounds=rounds))
     for team, points in zip(sheet.teams or (), sheet.team_totals or (), strict=True):
         members = " + ".join(sheet.seat_names[s] for s in team)
         rows.append(_row(f"team {members}", "team total", points, "", total=True))
     caption = "" if sheet.final else f"<caption>If the game ended now{_note(sheet.note)}</caption>"
-    head = '<tr><th>player</th><th>category</th><th class="hk-pts">points</th><th>why</th></tr>'
+    round_head = "<th>round</th>" if rounds else ""
+    head = f'<tr><th>player</th>{round_head}<th>category</th><th class="hk-pts">points</th><th>why</th></tr>'
     return f'<table class="hk hk-score">{caption}{head}{"".join(rows)}</table>'
+
+
+def _seat_rows(sheet: ScoreSheet, seat: int, name: str, rounds: bool) -> list[str]:
+    """A seat's lines; in a game of rounds each round closes with its total."""
+    lines = sheet.lines_of(seat)
+    if not rounds:
+        return [_row(name, line.category, line.points, line.explanation) for line in lines]
+    rows = []
+    for number in sheet.rounds:
+        for line in (line for line in lines if line.round == number):
+            rows.append(_row(name, line.category, line.points, line.explanation, rounds=True, round_number=number))
+        points = sheet.round_totals(number)[seat]
+        rows.append(_row(name, f"round {number} total", points, "", total=True, rounds=True, round_number=number))
+    return rows
 
 
 def _note(note: str) -> str:
     return f" ({escape(note)})" if note else ""
 
 
-def _row(name: str, category: str, points: int, why: str, total: bool = False) -> str:
+def _row(
+    name: str, category: str, points: int, why: str, total: bool = False, rounds: bool = False, round_number: int = 0
+) -> str:
     cls = ' class="hk-total"' if total else ""
+    round_cell = f"<td>{round_number or ''}</td>" if rounds else ""
     return (
-        f"<tr{cls}><td>{escape(name)}</td><td>{escape(category)}</td>"
+        f"<tr{cls}><td>{escape(name)}</td>{round_cell}<td>{escape(category)}</td>"
         f'<td class="hk-pts">{points}</td><td>{escape(why)}</td></tr>'
     )
 

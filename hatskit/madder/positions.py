@@ -1,0 +1,282 @@
+"""Starting, loading and imagining positions: a new deal, the position format, sampled worlds."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from hatskit.core import RecordError, ScoreLine, make_options, whole_number
+from hatskit.madder.cards import REGULAR_COPIES, CardSet, MadderOptions, card_set, is_premium, style_of
+from hatskit.madder.moves import SEAT_NAMES
+from hatskit.madder.state import (
+    ABILITY,
+    EXERCISE,
+    LINE_SIZE,
+    OVER,
+    PHASES,
+    PLAY,
+    MadderState,
+)
+
+PLAYER_COUNTS = (3, 4)
+EXERCISE_FIELDS = {"game", "players", "inventories", "options"}
+
+
+def new_state(players: int | None, seed: int, options: MadderOptions) -> MadderState:
+    """Round 1 dealt with the seed; seat 0 deals first (M1, M2)."""
+    players = 3 if players is None else players
+    if players not in PLAYER_COUNTS:
+        raise RecordError(f"Madder than a Hatter takes 3 or 4 players, not {players!r}")
+    state = _empty(players, options, card_set(options), seed)
+    state.deal()
+    return state
+
+
+def _empty(players: int, options: MadderOptions, cards: CardSet, seed: int, draws: int = 0) -> MadderState:
+    none: list[list[str]] = [[] for _ in range(players)]
+    return MadderState(players, options, cards, seed, draws, none, [[] for _ in none], [], [], [], None, [])
+
+
+# ---------------------------------------------------------------- loading a position
+
+
+def load_position(data: Mapping[str, Any]) -> MadderState:
+    """A state from the position format; every inconsistency is a RecordError naming the field."""
+    players = _field(data, "players", int)
+    if players not in PLAYER_COUNTS:
+        raise RecordError(f"field 'players' must be 3 or 4, not {players!r}")
+    options = make_options(MadderOptions, data.get("options", {}), "madder")
+    read = _Reader(card_set(options), players)
+    seed = whole_number(data.get("seed", 0), "field 'seed'")
+    state = _empty(players, options, read.cards, seed, whole_number(data.get("draws", 0), "field 'draws'"))
+    state.inventories = read.per_seat(data, "inventories")
+    if "haberdashers" not in data:
+        return _exercise(state, data)
+    state.hands = read.per_seat(data, "hands")
+    state.line, state.discard = read.hats(data, "line"), read.hats(data, "discard", optional=True)
+    state.haberdashers = read.haberdashers(data)
+    state.round, state.dealer = _whole(data, "round", 1), _seat(data, "dealer", players)
+    state.phase, state.turn = _phase(data), data.get("to_move")
+    state.ability = data.get("ability")
+    state.scores = _scores(data, players, state.round, state.phase)
+    _place_the_rest(state, read, data)
+    _check_turn(state)
+    return state
+
+
+def _exercise(state: MadderState, data: Mapping[str, Any]) -> MadderState:
+    extra = sorted(set(data) - EXERCISE_FIELDS)
+    if extra:
+        raise RecordError(
+            f"field {extra[0]!r}: a position without 'haberdashers' is a scoring exercise, "
+            "which holds 'players' and 'inventories' only"
+        )
+    state.phase, state.turn = EXERCISE, None
+    return state
+
+
+def _field(data: Mapping[str, Any], name: str, kind: type) -> Any:
+    if name not in data:
+        raise RecordError(f"field {name!r} is missing")
+    value = data[name]
+    if not isinstance(value, kind) or isinstance(value, bool):
+        raise RecordError(f"field {name!r} must be a {kind.__name__}, not {value!r}")
+    return value
+
+
+def _whole(data: Mapping[str, Any], name: str, least: int) -> int:
+    value = _field(data, name, int)
+    if value < least:
+        raise RecordError(f"field {name!r} must be at least {least}, not {value}")
+    return value
+
+
+def _seat(data: Mapping[str, Any], name: str, players: int) -> int:
+    value = _field(data, name, int)
+    if not 0 <= value < players:
+        raise RecordError(f"field {name!r} must be a seat from 0 to {players - 1}, not {value}")
+    return value
+
+
+def _phase(data: Mapping[str, Any]) -> str:
+    phase = data.get("phase", PLAY)
+    if phase not in PHASES or phase == EXERCISE:
+        raise RecordError(f"field 'phase' must be one of {', '.join(PHASES[:-1])}, not {phase!r}")
+    return phase
+
+
+@dataclass
+class _Reader:
+    """Reads hat fields, counting every copy so that too many of a card is caught."""
+
+    cards: CardSet
+    players: int
+    seen: Counter[str] = field(default_factory=Counter)
+
+    def hats(self, data: Mapping[str, Any], name: str, optional: bool = False) -> list[str]:
+        if optional and name not in data:
+            return []
+        hats = []
+        for text in _field(data, name, list):
+            if not isinstance(text, str) or style_of(text) not in self.cards.styles:
+                styles = ", ".join(self.cards.styles)
+                raise RecordError(f"field {name!r}: {text!r} is not a hat; write a style ({styles}), * for a Premium")
+            self.seen[text] += 1
+            copies = 1 if is_premium(text) else REGULAR_COPIES
+            if self.seen[text] > copies:
+                raise RecordError(f"field {name!r}: too many {text}; the game has {copies} (M6)")
+            hats.append(text)
+        return hats
+
+    def per_seat(self, data: Mapping[str, Any], name: str) -> list[list[str]]:
+        lists = _field(data, name, list)
+        if len(lists) != self.players:
+            raise RecordError(f"field {name!r} must hold one list per player ({self.players}), not {len(lists)}")
+        return [self.hats({name: hats}, name) for hats in lists]
+
+    def rest(self) -> list[str]:
+        """The hats listed nowhere yet."""
+        left = Counter(self.cards.hats()) - self.seen
+        return sorted(left.elements())
+
+    def haberdashers(self, data: Mapping[str, Any]) -> list[str]:
+        names = _field(data, "haberdashers", list)
+        known = self.cards.haberdasher_names()
+        if len(names) != self.players or len(set(names)) != self.players or not set(names) <= set(known):
+            raise RecordError(
+                f"field 'haberdashers' must give each of the {self.players} players a different one of "
+                f"{', '.join(known)}, not {names!r}"
+            )
+        return list(names)
+
+
+def _scores(data: Mapping[str, Any], players: int, round_number: int, phase: str) -> list[tuple[ScoreLine, ...]]:
+    rounds = data.get("scores", [])
+    finished = round_number if phase == OVER else round_number - 1
+    if not isinstance(rounds, list) or len(rounds) != finished:
+        raise RecordError(f"field 'scores' must hold the {finished} finished rounds, one list per round")
+    return [_round_lines(seats, number, players) for number, seats in enumerate(rounds, start=1)]
+
+
+def _round_lines(seats: Any, number: int, players: int) -> tuple[ScoreLine, ...]:
+    """A round's record: per seat a number (the round's points) or a list of [category, points, explanation]."""
+    where = f"field 'scores', round {number}"
+    if not isinstance(seats, list) or len(seats) != players:
+        raise RecordError(f"{where} must hold one entry per player ({players})")
+    lines = []
+    for seat, entry in enumerate(seats):
+        if isinstance(entry, int) and not isinstance(entry, bool):
+            lines.append(ScoreLine(seat, "round points", entry, f"round {number} as recorded", number))
+            continue
+        if not isinstance(entry, list) or not all(_is_line(line) for line in entry):
+            raise RecordError(f"{where}: {SEAT_NAMES[seat]} needs a number or lines [category, points, explanation]")
+        lines += [ScoreLine(seat, line[0], line[1], line[2], number) for line in entry]
+    return tuple(lines)
+
+
+def _is_line(line: Any) -> bool:
+    return (
+        isinstance(line, list)
+        and len(line) == 3
+        and isinstance(line[0], str)
+        and isinstance(line[1], int)
+        and isinstance(line[2], str)
+    )
+
+
+def _place_the_rest(state: MadderState, read: _Reader, data: Mapping[str, Any]) -> None:
+    """The deck: given in full, or the hats listed nowhere (set aside once the turns are over)."""
+    if "deck" in data:
+        state.deck = read.hats(data, "deck")
+        missing = read.rest()
+        if missing:
+            raise RecordError(f"field 'deck': with a deck given every hat must be listed; missing {missing}")
+    elif state.phase in (PLAY, ABILITY):
+        state.deck = read.rest()
+        state.next_random().shuffle(state.deck)
+    else:
+        state.discard += read.rest()
+
+
+def _check_turn(state: MadderState) -> None:
+    playing = state.phase in (PLAY, ABILITY)
+    if len(state.line) > LINE_SIZE[state.players]:
+        raise RecordError(f"field 'line' holds at most {LINE_SIZE[state.players]} hats with {state.players} players")
+    if playing and not state.line:
+        raise RecordError("field 'line' is empty: during the turns the line holds a hat until the deck runs out (M3)")
+    if not playing and (state.line or state.deck):
+        raise RecordError(f"fields 'line' and 'deck' must be empty in phase {state.phase!r}: the turns are over (M3)")
+    _check_to_move(state)
+    _check_ability(state)
+    if state.phase == OVER:
+        _check_over(state)
+
+
+def _check_to_move(state: MadderState) -> None:
+    turn = state.turn
+    if state.phase == OVER:
+        if turn is not None:
+            raise RecordError("field 'to_move' must be null when the game is over")
+        return
+    if not isinstance(turn, int) or isinstance(turn, bool) or not 0 <= turn < state.players:
+        raise RecordError(f"field 'to_move' must be a seat from 0 to {state.players - 1}, not {turn!r}")
+    if state.phase == PLAY and not state.hands[turn]:
+        raise RecordError(f"field 'hands': {SEAT_NAMES[turn]} is to play a hat and holds none (M3)")
+
+
+def _check_ability(state: MadderState) -> None:
+    if state.phase != ABILITY:
+        if state.ability is not None:
+            raise RecordError("field 'ability' must be null outside phase 'ability'")
+        return
+    if not isinstance(state.ability, str) or not is_premium(state.ability):
+        raise RecordError(f"field 'ability' must name the Premium just played, like 'Fedora*', not {state.ability!r}")
+    if state.ability not in (hat for inventory in state.inventories for hat in inventory):
+        raise RecordError(f"field 'ability': {state.ability} must be in an inventory, where it was just played (M3)")
+
+
+def _check_over(state: MadderState) -> None:
+    totals = state.totals()
+    if state.round < state.players or totals.count(max(totals)) > 1:
+        raise RecordError(
+            "field 'phase': the game is over only after a round per player with one player ahead; a tie plays on (M1)"
+        )
+
+
+# ---------------------------------------------------------------- worlds (what a bot imagines)
+
+
+def sample_world(view: Mapping[str, Any], rng: random.Random) -> MadderState:
+    """A full state agreeing with one seat's ``view``: other hands, deck and Haberdashers dealt at random."""
+    seat, players = view["seat"], view["players"]
+    options = make_options(MadderOptions, view["options"], "madder")
+    cards = card_set(options)
+    state = _empty(players, options, cards, rng.randrange(2**63))
+    state.inventories = [list(i) for i in view["inventories"]]
+    state.line, state.discard = list(view["line"]), list(view["discard"])
+    seen = Counter([*view["hand"], *state.line, *state.discard, *(h for i in state.inventories for h in i)])
+    unseen = sorted((Counter(cards.hats()) - seen).elements())
+    rng.shuffle(unseen)
+    state.hands = [list(view["hand"]) if s == seat else _take(unseen, view["hand_sizes"][s]) for s in range(players)]
+    state.deck = unseen
+    state.haberdashers = view["haberdashers"] or _deal_haberdashers(view, cards, rng)
+    state.round, state.dealer, state.phase = view["round"], view["dealer"], view["phase"]
+    state.turn, state.ability = view["to_move"], view["ability"]
+    state.scores = [_round_lines(points, n, players) for n, points in enumerate(view["scores"], start=1)]
+    return state
+
+
+def _take(pool: list[str], count: int) -> list[str]:
+    taken = pool[len(pool) - count :]
+    del pool[len(pool) - count :]
+    return taken
+
+
+def _deal_haberdashers(view: Mapping[str, Any], cards: CardSet, rng: random.Random) -> list[str]:
+    own = view["haberdasher"]
+    others = [name for name in cards.haberdasher_names() if name != own]
+    rng.shuffle(others)
+    return [own if s == view["seat"] else others.pop() for s in range(view["players"])]
