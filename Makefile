@@ -1,5 +1,7 @@
 # hatskit: `make app` serves the notebooks with Voilà, `make test` runs every check.
 # Both create .venv on a fresh clone and reinstall the project when pyproject.toml changes.
+# `make site` builds the course as a static site in site/ (voici apps and a JupyterLite lab,
+# Python running in each reader's browser): see docs/static-site.md.
 
 PYTHON ?= python3
 PORT ?= 8866
@@ -8,7 +10,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 INSTALLED := $(VENV)/.hatskit-installed
 
-.PHONY: app test lint
+.PHONY: app test lint site
 
 app: $(INSTALLED)
 	@echo "hatskit: open http://127.0.0.1:$(PORT)/voila/render/index.ipynb  (Ctrl-C stops the server)"
@@ -29,3 +31,22 @@ $(INSTALLED): pyproject.toml | $(BIN)/python
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
+
+# The static site is built in its own environment, .venv-site: the site's tools (voici, JupyterLite
+# and its Pyodide kernel) install lab extensions that Voilà would otherwise load into every page of
+# `make app`. lite/build.py fetches what the browser needs from npm (Pyodide itself, Font Awesome)
+# and PyPI (the wheels), puts all of it inside site/, and writes a Pyodide lock file that lists
+# exactly those wheels, which the kernel loads as it starts and never looks past: docs/static-site.md
+# says why that route. About 20 s once .venv-site exists (its first install takes a minute or two).
+SITE_VENV := .venv-site
+SITE_INSTALLED := $(SITE_VENV)/.hatskit-site-installed
+
+site: $(SITE_INSTALLED)
+	$(SITE_VENV)/bin/python lite/build.py --output site
+
+$(SITE_INSTALLED): pyproject.toml | $(SITE_VENV)/bin/python
+	$(SITE_VENV)/bin/pip install ".[site]"
+	touch $@
+
+$(SITE_VENV)/bin/python:
+	$(PYTHON) -m venv $(SITE_VENV)
