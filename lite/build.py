@@ -336,10 +336,19 @@ def localize_stylesheets(output: Path) -> None:
 
 
 def write_landing_page(output: Path) -> None:
-    """The site's front page opens the course's index as an app, with a link to the lab."""
-    (output / "index.html").write_text(
+    """The site's front page opens the course's index as an app, with a link to the lab.
+
+    JupyterLite's own front page redirects to the lab; its ``jupyter-config-data``
+    element stays in the new page, because the lab's pages read it from there.
+    """
+    front = output / "index.html"
+    config = re.search(r'<script id="jupyter-config-data".*?</script>', front.read_text(), re.DOTALL)
+    if config is None:
+        raise SystemExit(f"lite/build.py: {front} has no jupyter-config-data element any more")
+    front.write_text(
         '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8"><title>hatskit</title>\n'
-        '<meta http-equiv="refresh" content="0; url=voici/render/index.html"></head>\n'
+        '<meta http-equiv="refresh" content="0; url=voici/render/index.html">\n'
+        f"{config.group(0)}\n</head>\n"
         '<body><p><a href="voici/render/index.html">Open the hat games</a> · '
         '<a href="lab/index.html">the notebooks with their code (JupyterLab in the browser)</a></p></body></html>\n'
     )
