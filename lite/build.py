@@ -195,9 +195,18 @@ def gather_wheels(into: Path, browser: Browser) -> dict[str, Wheel]:
 
 
 def hatskit_wheel(into: Path) -> Path:
-    """Build hatskit (its packages hatskit and widgets) from this checkout."""
+    """Build hatskit (its packages hatskit and widgets) from this checkout, named after its contents.
+
+    The wheel's build tag carries its digest, so a rebuilt site never shares a
+    file name with the last one: a browser that cached the old wheel would
+    otherwise fetch it against the new lock file's digest, and Pyodide refuses
+    a file whose digest does not match.
+    """
     run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--quiet", "--wheel-dir", str(into), str(REPO)])
-    return next(into.glob("hatskit-*.whl"))
+    built = next(into.glob("hatskit-*.whl"))
+    name, version, _, _ = parse_wheel_filename(built.name)
+    digest = hashlib.sha256(built.read_bytes()).hexdigest()[:12]
+    return built.rename(into / f"{name}-{version}-0x{digest}-py3-none-any.whl")
 
 
 def kernel_wheels() -> list[Path]:
