@@ -1,9 +1,9 @@
 """The static site: `make site` builds it, a plain file server serves it, Chromium plays on it with no internet.
 
-The site is built once per session (``make site``: about 30 s, or two to three
-minutes on a clone whose .venv-site is not installed yet) and served by
+The site is built once per session (``make site``: about 30 s, or a minute or
+more on a clone whose .venv-site is not installed yet) and served by
 ``python -m http.server`` on loopback. Every page boots Python in the browser
-(Pyodide) and runs its whole notebook before its widgets show, 20 to 40 s a
+(Pyodide) and runs its whole notebook before its widgets show, 15 to 40 s a
 page here, so the timeouts are generous. These tests carry the ``site`` mark:
 ``make test`` runs them; ``-m 'not site'`` leaves them out.
 
