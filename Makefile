@@ -36,8 +36,12 @@ $(BIN)/python:
 # and its Pyodide kernel) install lab extensions that Voilà would otherwise load into every page of
 # `make app`. lite/build.py fetches what the browser needs from npm (Pyodide itself, Font Awesome)
 # and PyPI (the wheels), puts all of it inside site/, and writes a Pyodide lock file that lists
-# exactly those wheels, which the kernel loads as it starts and never looks past: docs/static-site.md
-# says why that route. About 20 s once .venv-site exists (its first install takes a minute or two).
+# exactly those wheels, which the kernel loads as it starts (loadPyodideOptions.packages) with its
+# PyPI fallback off. Why that route: Pyodide's npm package has a lock file but none of the packages
+# it names, so the lock must be rewritten whatever else is used; piplite_urls would still leave the
+# kernel's own start-up packages to that lock; jupyterlite-pyodide-lock supports JupyterLite < 0.6
+# only, and voici 0.10 is built on 0.7 (docs/static-site.md has the details).
+# About 20-30 s once .venv-site exists; its first install adds a minute or more.
 SITE_VENV := .venv-site
 SITE_INSTALLED := $(SITE_VENV)/.hatskit-site-installed
 
