@@ -13,9 +13,10 @@ process that counts the bytes it sends, and drives Debian's Chromium:
   public API, for every registered game, run by Pyodide from the site's own
   files, and the same function run here in the same run; printed as the
   server's speed over the browser's;
-- the *strong bots' hints*: the time one hint takes at the start of a game and
-  a few moves in, in the browser and here, and what share of the bot's work
-  fits in 2 s in the browser (the cap to apply there, see docs/static-site.md).
+- the *strong bots' hints*: the time one hint takes at the start of a game (its
+  slowest moment), for every number of players, in the browser and here, and
+  what share of the bot's work fits in 2 s in the browser (the cap to apply
+  there: docs/static-site.md).
 """
 
 from __future__ import annotations
@@ -42,23 +43,29 @@ from tests.browser.conftest import CHROMIUM, CHROMIUM_ARGS  # noqa: E402  (the f
 BLANK = "/__benchmark__.html"  # a page with nothing on it, for Pyodide alone
 LOAD_MS = 300_000
 HINT_BUDGET_S = 2.0
-# Run the same way here and in the browser: one strong-bot hint for the seat that acts after `plies` random moves.
+# Run the same way here and in the browser: one strong-bot hint for the first seat of a new game, for every
+# number of players the game takes (a game's start is a hint's slowest moment: the most play is left).
 HINT_CODE = """
-import random, time
+import time
 import hatskit
 from hatskit.bots import make_bot
 
-def hint_seconds(game_id, plies):
-    game = hatskit.new_game(game_id, seed=7)
-    rng = random.Random(7)
-    for _ in range(plies):
-        game.play(rng.choice(game.legal_moves(rng.choice(game.acting))))
-    seat = game.acting[0]
+def seat_counts(game_id):
+    counts = []
+    for players in range(1, 9):
+        try:
+            hatskit.new_game(game_id, players=players, seed=7)
+        except hatskit.HatskitError:
+            continue
+        counts.append(players)
+    return counts
+
+def hint_seconds(game_id, players):
+    game = hatskit.new_game(game_id, players=players, seed=7)
     start = time.perf_counter()
-    make_bot(game_id, "strong", seed=7).hint(game.seat_view(seat))
+    make_bot(game_id, "strong", seed=7).hint(game.seat_view(game.acting[0]))
     return time.perf_counter() - start
 """
-HINT_PLIES = (0, 6)
 
 
 class CountingHandler(SimpleHTTPRequestHandler):
@@ -170,12 +177,12 @@ def measure_hints(page: Any) -> None:
 
     hints = load_here(HINT_CODE, "hint_bench")
     for game_id in hatskit.GAMES:
-        for plies in HINT_PLIES:
-            here = hints.hint_seconds(game_id, plies)
-            there = in_browser(page, f"hint_bench.hint_seconds({game_id!r}, {plies})")
+        for players in hints.seat_counts(game_id):
+            here = hints.hint_seconds(game_id, players)
+            there = in_browser(page, f"hint_bench.hint_seconds({game_id!r}, {players})")
             share = min(1.0, HINT_BUDGET_S / there)
             print(
-                f"{game_id} strong hint after {plies} moves: server {here:5.2f} s, browser {there:5.2f} s"
+                f"{game_id} strong hint, {players} players, first move: server {here:5.2f} s, browser {there:5.2f} s"
                 f"  = server x {there / here:.2f}; {share:4.0%} of its work fits in {HINT_BUDGET_S:.0f} s there"
             )
 
