@@ -183,12 +183,13 @@ def write_lock(pyodide_lock: dict, wheels: dict[str, Wheel]) -> None:
 def gather_wheels(into: Path, browser: Browser) -> dict[str, Wheel]:
     """Every wheel the browser may load, described by canonical name: hatskit's, the kernel's and PyPI's."""
     own = hatskit_wheel(into)
-    wanted = [name for name in KERNEL_PACKAGES if canonicalize_name(name) not in KERNEL_OWN | {"sqlite3"}]
-    for wheel in kernel_wheels():
+    kernel = kernel_wheels()
+    for wheel in kernel:
         shutil.copy2(wheel, into)
-    stand_ins = [wheel for wheel in kernel_wheels() if wheel.name.startswith(STAND_INS)]
+    stand_ins = [wheel for wheel in kernel if wheel.name.startswith(STAND_INS)]
+    wanted = [name for name in KERNEL_PACKAGES if canonicalize_name(name) not in KERNEL_OWN | {"sqlite3"}]
     download(browser_requirements(own, browser) + wanted, stand_ins, browser, into)
-    check_python([path for path in into.glob("*.whl") if path.name not in {w.name for w in kernel_wheels()}], browser)
+    check_python([path for path in into.glob("*.whl") if path.name not in {wheel.name for wheel in kernel}], browser)
     placeholder_sqlite3(into)
     described = [describe(path, browser, SERVER_ONLY if path == own else frozenset()) for path in into.glob("*.whl")]
     return {wheel.name: wheel for wheel in described}
