@@ -1,5 +1,7 @@
 # hatskit: `make app` serves the notebooks with Voilà, `make test` runs every check.
 # Both create .venv on a fresh clone and reinstall the project when pyproject.toml changes.
+# `make site` builds the course as a static site in site/ (voici apps and a JupyterLite lab,
+# Python running in each reader's browser): see docs/static-site.md.
 
 PYTHON ?= python3
 PORT ?= 8866
@@ -8,7 +10,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 INSTALLED := $(VENV)/.hatskit-installed
 
-.PHONY: app test lint
+.PHONY: app test lint site
 
 # Voilà reads its settings and its hook (config/voila.json, config/voila.py) from JUPYTER_CONFIG_PATH;
 # the browser tests start it the same way (tests/browser/conftest.py, app_command).
@@ -31,3 +33,26 @@ $(INSTALLED): pyproject.toml | $(BIN)/python
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
+
+# The static site is built in its own environment, .venv-site: the site's tools (voici, JupyterLite
+# and its Pyodide kernel) install lab extensions that Voilà would otherwise load into every page of
+# `make app`. lite/build.py fetches what the browser needs from npm (Pyodide itself, Font Awesome)
+# and PyPI (the wheels), puts all of it inside site/, and writes a Pyodide lock file that lists
+# exactly those wheels, which the kernel loads as it starts (loadPyodideOptions.packages) with its
+# PyPI fallback off. Why that route: Pyodide's npm package has a lock file but none of the packages
+# it names, so the lock must be rewritten whatever else is used; piplite_urls would still leave the
+# kernel's own start-up packages to that lock; jupyterlite-pyodide-lock supports JupyterLite < 0.6
+# only, and voici 0.10 is built on 0.7 (docs/static-site.md has the details).
+# About 20-30 s once .venv-site exists; its first install adds a minute or more.
+SITE_VENV := .venv-site
+SITE_INSTALLED := $(SITE_VENV)/.hatskit-site-installed
+
+site: $(SITE_INSTALLED)
+	$(SITE_VENV)/bin/python lite/build.py --output site
+
+$(SITE_INSTALLED): pyproject.toml | $(SITE_VENV)/bin/python
+	$(SITE_VENV)/bin/pip install ".[site]"
+	touch $@
+
+$(SITE_VENV)/bin/python:
+	$(PYTHON) -m venv $(SITE_VENV)

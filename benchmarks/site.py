@@ -1,0 +1,213 @@
+"""The static site in Chromium: load times, bytes downloaded, and the engine and bots in Pyodide against the server.
+
+    make site && .venv/bin/python benchmarks/site.py [--seconds 3] [--pages hats sombrero]
+
+Serves site/ (build it first with `make site`) from a file server in this
+process that counts the bytes it sends, and drives Debian's Chromium:
+
+- for each page (every notebook's app unless --pages says otherwise): the
+  *first load* in a fresh browser profile, and a *repeat load* in the same
+  profile, each until the page is interactive (voici has run the whole notebook
+  and shows it), with the bytes the server sent for it;
+- the *engine* in the browser: benchmarks/engine.py's random games through the
+  public API, for every registered game, run by Pyodide from the site's own
+  files, and the same function run here in the same run; printed as the
+  server's speed over the browser's;
+- the *strong bots' hints*: the time one hint takes at the start of a game (its
+  slowest moment), for every number of players, in the browser and here, and
+  what share of the bot's work fits in 2 s in the browser (the cap to apply
+  there: docs/static-site.md).
+"""
+
+from __future__ import annotations
+
+import argparse
+import functools
+import importlib.util
+import json
+import shutil
+import sys
+import tempfile
+import threading
+import time
+from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from typing import Any, BinaryIO
+
+REPO = Path(__file__).resolve().parents[1]
+SITE = REPO / "site"
+sys.path.insert(0, str(REPO))
+
+from tests.browser.conftest import CHROMIUM, CHROMIUM_ARGS  # noqa: E402  (the flags DESIGN.md sets, in one place)
+
+BLANK = "/__benchmark__.html"  # a page with nothing on it, for Pyodide alone
+LOAD_MS = 300_000
+HINT_BUDGET_S = 2.0
+# Run the same way here and in the browser: one strong-bot hint for the first seat of a new game, for every
+# number of players the game takes (a game's start is a hint's slowest moment: the most play is left).
+HINT_CODE = """
+import time
+import hatskit
+from hatskit.bots import make_bot
+
+def seat_counts(game_id):
+    counts = []
+    for players in range(1, 9):
+        try:
+            hatskit.new_game(game_id, players=players, seed=7)
+        except hatskit.HatskitError:
+            continue
+        counts.append(players)
+    return counts
+
+def hint_seconds(game_id, players):
+    game = hatskit.new_game(game_id, players=players, seed=7)
+    start = time.perf_counter()
+    make_bot(game_id, "strong", seed=7).hint(game.seat_view(game.acting[0]))
+    return time.perf_counter() - start
+"""
+
+
+class CountingHandler(SimpleHTTPRequestHandler):
+    """Serves site/ (and the blank page), adding every body byte it sends to the server's count."""
+
+    def do_GET(self) -> None:
+        if self.path == BLANK:
+            body = b"<!DOCTYPE html><title>benchmark</title>"
+            self.send_response(200)
+            self.send_header("Content-Type", "text/html")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+            return
+        super().do_GET()
+
+    def copyfile(self, source: BinaryIO, outputfile: BinaryIO) -> None:
+        before = source.tell()
+        shutil.copyfileobj(source, outputfile)
+        self.server.sent += source.tell() - before  # type: ignore[attr-defined]
+
+    def log_message(self, format: str, *args: Any) -> None:
+        """Quiet: the benchmark prints its own lines."""
+
+
+def serve(site: Path) -> ThreadingHTTPServer:
+    """Start the counting file server on a free loopback port, in a thread."""
+    server = ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(CountingHandler, directory=str(site)))
+    server.sent = 0  # type: ignore[attr-defined]
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return server
+
+
+def load(page: Any, url: str, server: ThreadingHTTPServer) -> tuple[float, int]:
+    """Seconds until the page at ``url`` has run its notebook and shows it, and the bytes it took."""
+    server.sent = 0  # type: ignore[attr-defined]
+    start = time.perf_counter()
+    page.goto(url)
+    page.locator("#rendered_cells").wait_for(state="visible", timeout=LOAD_MS)
+    return time.perf_counter() - start, server.sent  # type: ignore[attr-defined]
+
+
+def measure_loads(playwright: Any, base: str, pages: list[str], server: ThreadingHTTPServer) -> None:
+    """First and repeat load of each page, each page in a new browser profile with a disk cache, as a reader's."""
+    for name in pages:
+        with tempfile.TemporaryDirectory() as profile:
+            context = playwright.chromium.launch_persistent_context(
+                profile, executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS
+            )
+            page = context.new_page()
+            url = f"{base}/voici/render/{name}.html"
+            first_s, first_bytes = load(page, url, server)
+            repeat_s, repeat_bytes = load(page, url, server)
+            context.close()
+        print(
+            f"{name + '.html':16} first load {first_s:5.1f} s, {first_bytes / 1e6:5.1f} MB"
+            f" | repeat load {repeat_s:5.1f} s, {repeat_bytes / 1e6:5.2f} MB  (= first / {first_s / repeat_s:.1f})"
+        )
+
+
+def engine_source() -> str:
+    return (REPO / "benchmarks" / "engine.py").read_text()
+
+
+def load_here(source: str, name: str) -> Any:
+    """Run ``source`` as a module in this process (as the browser does), so both run the very same code."""
+    spec = importlib.util.spec_from_loader(name, loader=None)
+    module = importlib.util.module_from_spec(spec)
+    exec(compile(source, name, "exec"), module.__dict__)
+    return module
+
+
+def start_pyodide(browser: Any, base: str) -> Any:
+    """A page with the site's Pyodide loaded, hatskit installed, the engine benchmark and the hint timer defined."""
+    context = browser.new_context()
+    page = context.new_page()
+    page.goto(f"{base}{BLANK}")
+    page.add_script_tag(url=f"{base}/static/pyodide/pyodide.js")
+    setup = (
+        "async ([engine, hints]) => { const py = await loadPyodide({indexURL: '/static/pyodide/'});"
+        " await py.loadPackage('hatskit'); py.FS.writeFile('engine_bench.py', engine);"
+        " py.FS.writeFile('hint_bench.py', hints); py.runPython('import engine_bench, hint_bench');"
+        " window.py = py; return py.runPython('import sys; sys.version'); }"
+    )
+    print("browser Python:", page.evaluate(setup, [engine_source(), HINT_CODE]).split()[0])
+    return page
+
+
+def in_browser(page: Any, expression: str) -> Any:
+    """Evaluate a Python expression in the page's Pyodide; its result as JSON."""
+    return json.loads(
+        page.evaluate("expression => window.py.runPython(`import json; json.dumps(${expression})`)", expression)
+    )
+
+
+def measure_engine(page: Any, seconds: float) -> None:
+    import hatskit
+
+    engine = load_here(engine_source(), "engine_bench")
+    for game_id in hatskit.GAMES:
+        here = engine.games_per_second(engine.public_api_game(game_id), seconds)
+        there = in_browser(page, f"engine_bench.games_per_second(engine_bench.public_api_game({game_id!r}), {seconds})")
+        speeds = f"server {here:7.1f} games/s, browser {there:7.1f}"
+        print(f"{game_id + ' public API:':24} {speeds}  = server / {here / there:.1f}")
+
+
+def measure_hints(page: Any) -> None:
+    import hatskit
+
+    hints = load_here(HINT_CODE, "hint_bench")
+    for game_id in hatskit.GAMES:
+        for players in hints.seat_counts(game_id):
+            here = hints.hint_seconds(game_id, players)
+            there = in_browser(page, f"hint_bench.hint_seconds({game_id!r}, {players})")
+            share = min(1.0, HINT_BUDGET_S / there)
+            print(
+                f"{game_id} strong hint, {players} players, first move: server {here:5.2f} s, browser {there:5.2f} s"
+                f"  = server x {there / here:.2f}; {share:4.0%} of its work fits in {HINT_BUDGET_S:.0f} s there"
+            )
+
+
+def main() -> None:
+    notebooks = sorted(path.stem for path in (REPO / "notebooks").glob("*.ipynb"))
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seconds", type=float, default=3.0, help="time per engine measurement")
+    parser.add_argument("--pages", nargs="*", default=notebooks, help="the notebooks' apps to load")
+    args = parser.parse_args()
+    if not (SITE / "voici").is_dir():
+        raise SystemExit("benchmarks/site.py: no site/ to measure: run `make site` first")
+    from playwright.sync_api import sync_playwright
+
+    server = serve(SITE)
+    base = f"http://127.0.0.1:{server.server_port}"
+    with sync_playwright() as playwright:
+        measure_loads(playwright, base, args.pages, server)
+        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS)
+        page = start_pyodide(browser, base)
+        measure_engine(page, args.seconds)
+        measure_hints(page)
+        browser.close()
+    server.shutdown()
+
+
+if __name__ == "__main__":
+    main()
