@@ -298,9 +298,8 @@ class HatsState(TurnBased):
         hand = sorted(set(self.hands[seat]))
         if self.pending is not None:
             return [Back(card) for card in hand]
-        moves: list[HatsMove] = [
-            Exchange(card, pos) for card in hand for pos in self.positions() if self._exchange_ok(card, pos)
-        ]
+        table = list(enumerate(self.table, start=1))
+        moves: list[HatsMove] = [Exchange(card, pos) for card in hand for pos, there in table if fits(card, there)]
         moves += [BlackHat(card) for card in hand]
         if self._optional_reason(seat) is None:
             optional = Swap if self.players == 4 else Discard
@@ -357,8 +356,7 @@ class HatsState(TurnBased):
     # -- legality ---------------------------------------------------------
 
     def _exchange_ok(self, card: Card, position: int) -> bool:
-        there = self.table[position - 1]
-        return card.kind == there.kind or card.value > there.value
+        return fits(card, self.table[position - 1])
 
     def _exchange_reason(self, move: Exchange) -> str | None:
         if move.position not in self.positions():
@@ -515,6 +513,11 @@ class HatsState(TurnBased):
             "seed": self.seed,
             "shuffles": self.shuffles,
         }
+
+
+def fits(card: Card, there: Card) -> bool:
+    """Whether ``card`` may be exchanged for ``there`` on the table: same type, or a higher value (H2)."""
+    return card.kind == there.kind or card.value > there.value
 
 
 def partner(seat: int) -> int:
