@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import html
 
-from hatskit.core import Event, Outcome, ScoreSheet
+from hatskit.core import Event, Outcome, ScoreLine, ScoreSheet
 
 # One style sheet for every view, keyed by ``hk-`` classes. Colours always come
 # with a symbol and a value, never alone (readers with colour-blindness).
@@ -150,11 +150,17 @@ def score_panel_html(sheet: ScoreSheet, outcome: Outcome | None) -> str:
     return f'<div class="hk hk-panel"><div class="hk-lead">{lead}</div>{"".join(folds)}</div>'
 
 
+def _fold_category(line: ScoreLine) -> str:
+    """A line's category, with its round in a game played in rounds."""
+    return line.category if line.round is None else f"round {line.round}: {line.category}"
+
+
 def _player_fold(sheet: ScoreSheet, seat: int, name: str, total: int) -> str:
     """One player's total, opening onto the lines that make it up."""
     rows = "".join(
-        f'<tr><td>{escape(category)}</td><td class="hk-pts">{points}</td><td>{escape(why)}</td></tr>'
-        for _, category, points, why in sheet.lines_of(seat)
+        f'<tr><td>{escape(_fold_category(line))}</td><td class="hk-pts">{line.points}</td>'
+        f"<td>{escape(line.explanation)}</td></tr>"
+        for line in sheet.lines_of(seat)
     )
     head = '<tr><th>category</th><th class="hk-pts">points</th><th>why</th></tr>'
     summary = f'<summary class="hk-total">{escape(name)}: {total} <span class="hk-how">how?</span></summary>'
