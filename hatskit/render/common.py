@@ -153,9 +153,15 @@ def score_panel_html(sheet: ScoreSheet, outcome: Outcome | None) -> str:
 def _player_fold(sheet: ScoreSheet, seat: int, name: str, total: int) -> str:
     """One player's total, opening onto the lines that make it up."""
     rows = "".join(
-        f'<tr><td>{escape(category)}</td><td class="hk-pts">{points}</td><td>{escape(why)}</td></tr>'
-        for _, category, points, why in sheet.lines_of(seat)
+        f'<tr><td>{escape(_round_prefix(line.round) + line.category)}</td><td class="hk-pts">{line.points}</td>'
+        f"<td>{escape(line.explanation)}</td></tr>"
+        for line in sheet.lines_of(seat)
     )
     head = '<tr><th>category</th><th class="hk-pts">points</th><th>why</th></tr>'
     summary = f'<summary class="hk-total">{escape(name)}: {total} <span class="hk-how">how?</span></summary>'
     return f'<details>{summary}<table class="hk-score">{head}{rows}</table></details>'
+
+
+def _round_prefix(round_number: int | None) -> str:
+    """ "round 2 · " before a line of a game played in rounds, nothing otherwise."""
+    return "" if round_number is None else f"round {round_number} · "
