@@ -35,7 +35,10 @@ from widgets.frame import TableFrame, html_line, named_button, set_marks
 MARKS = ("hk-legal", "hk-selected", "hk-hint")
 HAND_SLOTS = 8  # more than a hand ever holds: 3 dealt, at most one more from an ability
 WIDGET_CSS = """
-.hk-table .jupyter-button.hk-hatbtn { width: 5.6em; height: 2.6em; font-size: .95em; }
+.hk-table .jupyter-button.hk-hatbtn { width: auto; min-width: 5em; height: 2.6em; padding: 0 6px; font-size: .95em; }
+.hk-table .hk-seat .hk-hat { width: auto; min-width: 4.4em; height: 2.4em; padding: 0 3px; }
+.hk-table .hk-seatrow { flex-wrap: wrap; align-items: flex-start; }
+.hk-table .hk-seatrow > .jupyter-button { flex: none; }
 .hk-table .jupyter-button.hk-choice { height: auto; min-height: 2em; white-space: normal; text-align: left; }
 .hk-table .hk-rounds td, .hk-table .hk-rounds th { padding: 1px 8px; text-align: center; }
 .hk-table .hk-standin { color: #6a4b00; font-style: italic; }
@@ -66,7 +69,7 @@ class MadderTable(TableFrame):
         self.decline_button = named_button("decline", DECLINE_TIP, lambda: self.try_move(str(DECLINE)))
         self.done_button = named_button("done", DONE_TIP, lambda: self.try_move(str(DONE)))
         self.round_table = html_line("hk-rounds")
-        seats = [widgets.HBox([button, row]) for button, row in zip(self.target_buttons, self.seat_rows, strict=True)]
+        seats = [_seat_box(button, row) for button, row in zip(self.target_buttons, self.seat_rows, strict=True)]
         return [
             widgets.HTML(f"<style>{STYLE}{WIDGET_CSS}</style>"),
             self.round_info,
@@ -202,6 +205,13 @@ class MadderTable(TableFrame):
             f'<div class="hk-row"><span class="hk-label">{head}</span> hand: {hand}{haberdasher}</div>'
             f'<div class="hk-row">inventory: {inventory_html(view["inventories"][seat], cards)}</div>'
         )
+
+
+def _seat_box(button: widgets.Button, row: widgets.HTML) -> widgets.HBox:
+    """A seat's button (play the selected hat there) beside its row; on a narrow screen the row wraps below."""
+    box = widgets.HBox([button, row])
+    box.add_class("hk-seatrow")
+    return box
 
 
 DECLINE_TIP = "leave the waiting ability unused (M3, M4)"
