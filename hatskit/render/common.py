@@ -150,18 +150,18 @@ def score_panel_html(sheet: ScoreSheet, outcome: Outcome | None) -> str:
     return f'<div class="hk hk-panel"><div class="hk-lead">{lead}</div>{"".join(folds)}</div>'
 
 
-def _fold_category(line: ScoreLine) -> str:
-    """A line's category, with its round in a game played in rounds."""
-    return line.category if line.round is None else f"round {line.round}: {line.category}"
-
-
 def _player_fold(sheet: ScoreSheet, seat: int, name: str, total: int) -> str:
     """One player's total, opening onto the lines that make it up."""
     rows = "".join(
-        f'<tr><td>{escape(_fold_category(line))}</td><td class="hk-pts">{line.points}</td>'
+        f'<tr><td>{escape(_round_prefix(line.round) + line.category)}</td><td class="hk-pts">{line.points}</td>'
         f"<td>{escape(line.explanation)}</td></tr>"
         for line in sheet.lines_of(seat)
     )
     head = '<tr><th>category</th><th class="hk-pts">points</th><th>why</th></tr>'
     summary = f'<summary class="hk-total">{escape(name)}: {total} <span class="hk-how">how?</span></summary>'
     return f'<details>{summary}<table class="hk-score">{head}{rows}</table></details>'
+
+
+def _round_prefix(round_number: int | None) -> str:
+    """ "round 2 · " before a line of a game played in rounds, nothing otherwise."""
+    return "" if round_number is None else f"round {round_number} · "

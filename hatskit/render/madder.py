@@ -47,6 +47,11 @@ def hat_html(hat: str, cards: CardSet, extra_class: str = "") -> str:
     )
 
 
+def hats_row_html(hats: Sequence[str], cards: CardSet) -> str:
+    """A row of face-up hats with the style sheets, for a page that shows nothing else (a notebook's card list)."""
+    return f'{style_tag()}<style>{STYLE}</style><div class="hk">{_hats(hats, cards)}</div>'
+
+
 def line_html(line: Sequence[str], cards: CardSet, deck_size: int) -> str:
     """The assembly line, first hat first (marked), then the deck (M2)."""
     cells = [
