@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import html
 
-from hatskit.core import Event, Outcome, ScoreLine, ScoreSheet
+from hatskit.core import Event, Outcome, ScoreSheet
 
 # One style sheet for every view, keyed by ``hk-`` classes. Colours always come
 # with a symbol and a value, never alone (readers with colour-blindness).
