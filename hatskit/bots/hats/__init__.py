@@ -37,12 +37,14 @@ from hatskit.core import SeatView
 from hatskit.hats import (
     Back,
     BlackHat,
+    Card,
     Discard,
     Exchange,
     HatsMove,
     HatsState,
     Swap,
     face_up_positions,
+    favorite_line,
     parse_card,
     sample_world,
 )
@@ -150,7 +152,7 @@ class MonteCarloBot:
         while ending.to_move != seat:  # the partner answers a swap
             ending.apply(rollout_move(ending, rng))
         ending.apply(quick_main_action(ending, seat))
-        return finish(ending, seat, rng)
+        return finish(ending, seat, rng, quick=True)
 
 
 def weakest(moves: list[Discard | Swap], view: dict[str, Any], count: int) -> list[Discard | Swap]:
@@ -159,10 +161,15 @@ def weakest(moves: list[Discard | Swap], view: dict[str, Any], count: int) -> li
     return sorted(moves, key=lambda m: (len(exchange_targets(table, m.card)), m.card.value))[:count]
 
 
-def finish(state: HatsState, seat: int, rng: random.Random) -> int:
-    """Play ``state`` to the end at random; ``seat``'s final lead over the best other side."""
+def finish(state: HatsState, seat: int, rng: random.Random, quick: bool = False) -> int:
+    """Play ``state`` to the end at random; ``seat``'s final lead over the best other side.
+
+    With ``quick``, ``seat`` itself plays :func:`quick_main_action` instead, so
+    that the cards in its hand are put to use and a better card shows.
+    """
     while state.to_move is not None:
-        state.apply(rollout_move(state, rng))
+        own = quick and state.to_move == seat and state.pending is None
+        state.apply(quick_main_action(state, seat) if own else rollout_move(state, rng))
     return margin(state.score(), seat)
 
 
@@ -180,25 +187,44 @@ def rollout_move(state: HatsState, rng: random.Random) -> HatsMove:
 
 
 def quick_main_action(state: HatsState, seat: int) -> HatsMove:
-    """The main action that raises ``seat``'s collection points the most at once (H8); a black hat of the lowest
-    card when no exchange scores more than the black hat's 1 point. Cookie and opponents are left out: it is quick.
+    """The main action that raises ``seat``'s points the most at once, looking no further.
+
+    It counts collection points (H8), a black hat's 1 point, and the best
+    favorite the cards left in hand could still make (H9), so that a low card
+    worth keeping to the end is not thrown onto the table for a few points.
+    Cookie and opponents are left out: it is quick. Ties go to the first
+    found, low cards first and black hats before exchanges.
     """
-    hand, table = state.hands[seat], state.table
-    kinds = Counter(card.kind for card in state.collections[seat])
-    best: HatsMove = BlackHat(min(hand, key=lambda card: card.value))
+    hand, table, collection = state.hands[seat], state.table, state.collections[seat]
+    kinds = Counter(card.kind for card in collection)
+    favorites = {card: favorite_line(seat, card, collection).points for card in hand}
     before = _points(kinds, face_up_positions(table))
-    best_gain = 1
-    for card in hand:
+    best: tuple[int, HatsMove] | None = None
+    for card in sorted(hand, key=lambda card: card.value):
+        options: list[tuple[HatsMove, Card | None, int]] = [(BlackHat(card), None, 1)]
         for position, there in enumerate(table, start=1):
-            if card.kind != there.kind and card.value <= there.value:
-                continue
-            changed = [*table[: position - 1], card, *table[position:]]
-            kinds[there.kind] += 1
-            gain = _points(kinds, face_up_positions(changed)) - before
-            kinds[there.kind] -= 1
-            if gain > best_gain:
-                best, best_gain = Exchange(card, position), gain
-    return best
+            if card.kind == there.kind or card.value > there.value:
+                changed = [*table[: position - 1], card, *table[position:]]
+                kinds[there.kind] += 1
+                points = _points(kinds, face_up_positions(changed)) - before
+                kinds[there.kind] -= 1
+                options.append((Exchange(card, position), there, points))
+        for move, taken, gain in options:
+            gain += _best_favorite(favorites, card, taken)
+            if best is None or gain > best[0]:
+                best = gain, move
+    assert best is not None, "a main action needs a card in hand"
+    return best[1]
+
+
+def _best_favorite(favorites: dict[Card, int], played: Card, taken: Card | None) -> int:
+    """The best favorite left in hand after ``played`` goes and ``taken`` joins the collection (H9)."""
+    left = [
+        points + (taken.value if taken is not None and taken.kind == card.kind else 0)
+        for card, points in favorites.items()
+        if card != played
+    ]
+    return max(left, default=0)
 
 
 def _points(kinds: Counter[str], face_up: dict[str, int]) -> int:

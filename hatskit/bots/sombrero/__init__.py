@@ -127,14 +127,14 @@ class SombreroGreedy(TurnBot):
 class SombreroStrong(TurnBot):
     """Alpha-beta over whole turns with iterative deepening, limited to ``nodes`` positions per turn.
 
-    80,000 positions take about a second on the project's 2-core machine
+    50,000 positions take about a second on the project's 2-core machine
     (see benchmarks/bench_sombrero.py); a node limit instead of a time limit
     makes the same position get the same hint on every machine.
     """
 
     name = "strong"
 
-    def __init__(self, seed: int = 0, nodes: int = 80_000) -> None:
+    def __init__(self, seed: int = 0, nodes: int = 50_000) -> None:
         super().__init__(seed)
         self.nodes = nodes
 

@@ -73,11 +73,10 @@ def _step(bits: int, shift: int, mask: int) -> int:
 
 
 def spread(bits: int) -> int:
-    """Every square next to one of ``bits``."""
-    around = 0
-    for shift, mask in _SHIFTS:
-        around |= ((bits << shift) if shift > 0 else (bits >> -shift)) & mask
-    return around
+    """Every square next to one of ``bits``: the sideways neighbours, then those and ``bits`` one rank up and down."""
+    sideways = ((bits << 1) & _FULL & ~_FILE_A) | ((bits >> 1) & ~_FILE_H)
+    row = bits | sideways
+    return (sideways | (row << 8) | (row >> 8)) & _FULL
 
 
 def _grow(seeds: int, within: int, shift: int, mask: int) -> int:
@@ -187,13 +186,14 @@ def reach(board: list[int], bits: list[int], seat: int, jump_captures: bool) -> 
 
 
 def distance_sum(pieces: int, targets: int) -> int:
-    """The sum over ``pieces`` of each one's king-step distance to the nearest of ``targets`` (7 at most).
+    """The sum over ``pieces`` of each one's king-step distance to the nearest of ``targets`` (4 at most).
 
     Counted ring by ring: a piece outside the squares within ``k`` steps of the
-    targets adds one for each such ring.
+    targets adds one for each such ring. Farther than 4 counts as 4: beyond
+    that, two turns of steps bring no capture within reach anyway.
     """
     total, near = 0, targets
-    for _ in range(7):
+    for _ in range(4):
         outside = pieces & ~near
         if not outside or not near:
             break
