@@ -141,14 +141,23 @@ def takeable(game: Game, side: int, actions: int) -> set[int]:
 
 
 def check_sombrero_sentence(game: Game, hint: Hint) -> None:
-    """Every claim of the hint's sentence holds on the real game, and nothing it should say is left out."""
-    mover, reason, move = game.to_move, hint.reason, hint.move
+    """Every claim of the hint's sentence holds on the real game, and nothing it should say is left out.
+
+    The sentence tells what the rest of the planned turn does: the hinted
+    action, "followed by" the second one when the bot plans one.
+    """
+    mover, reason = game.to_move, hint.reason
     assert mover is not None
     opponent = SEAT_NAMES[1 - mover]
-    assert reason.startswith("this hat jump" if isinstance(move, Jump) else "this step"), reason
+    opening = re.match(r"this (step|hat jump)(?:, followed by (\S+),)? ", reason)
+    assert opening and opening.group(1) == ("hat jump" if isinstance(hint.move, Jump) else "step"), reason
     danger_before = takeable(game, 1 - mover, 2)
-    after = hatskit.load(game.record())
-    taken = lost_hats(after.play(move))
+    after, taken, now_at = hatskit.load(game.record()), set(), {}
+    for move in [hint.move, *([after.parse(opening.group(2))] if opening.group(2) else [])]:
+        assert after.to_move == mover, f"{reason}: {move} is not part of the same turn"
+        taken |= lost_hats(after.play(move))
+        now_at = {start: move.target if now == move.origin else now for start, now in now_at.items()}
+        now_at.setdefault(move.origin, move.target)
     assert ("takes the hat" in reason) == bool(taken), reason
     if taken:
         assert f"takes {the_hats(sorted(taken))}" in reason, reason
@@ -162,7 +171,7 @@ def check_sombrero_sentence(game: Game, hint: Hint) -> None:
     saved = {
         square
         for square in danger_before
-        if (now := move.target if square == move.origin else square) not in exposed and square_name(now) in board
+        if (now := now_at.get(square, square)) not in exposed and square_name(now) in board
     }
     assert ("saves" in reason) == bool(saved), reason
     if saved:

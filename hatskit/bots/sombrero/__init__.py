@@ -59,29 +59,34 @@ class TurnBot:
 
     def __init__(self, seed: int = 0) -> None:
         self.rng = random.Random(seed)
-        self._pending: tuple[PositionKey, Hint] | None = None
+        self._pending: tuple[PositionKey, SombreroMove, str] | None = None
 
     def choose(self, seat_view: SeatView) -> SombreroMove:
-        return self.hint(seat_view).move
+        return self._rest_of_turn(seat_view)[1][0]
 
     def hint(self, seat_view: SeatView) -> Hint:
-        """The next action of the planned turn: what it does, and the numbers behind the turn."""
+        """The next action of the planned turn, what the rest of the turn does, and the numbers behind it."""
+        state, moves, detail = self._rest_of_turn(seat_view)
+        return Hint(moves[0], describe(state, moves), detail)
+
+    def _rest_of_turn(self, seat_view: SeatView) -> tuple[SombreroState, list[SombreroMove], str]:
+        """The position, the actions of the planned turn still to play and the plan's detail.
+
+        Plans when needed; otherwise plays the second action it remembered.
+        """
         state = seat_view.sample_world(self.rng)
         assert isinstance(state, SombreroState) and state.turn is not None, "a Sombrero game in progress"
         if self._pending is not None and self._pending[0] == _position_key(state):
-            return self._pending[1]
+            return state, [self._pending[1]], self._pending[2]
         plan = self.plan(state, turn_starts(seat_view))
-        first = move_of(state.board, plan.actions[0])
-        self._remember_rest(state, plan, first)
-        return Hint(first, describe(state, first), plan.detail)
-
-    def _remember_rest(self, state: SombreroState, plan: Plan, first: SombreroMove) -> None:
-        self._pending = None
+        moves = [move_of(state.board, plan.actions[0])]
         after = state.copy()
-        after.apply(first)
+        after.apply(moves[0])
+        self._pending = None
         if len(plan.actions) > 1 and after.turn == state.turn:
-            second = move_of(after.board, plan.actions[1])
-            self._pending = _position_key(after), Hint(second, describe(after, second), plan.detail)
+            moves.append(move_of(after.board, plan.actions[1]))
+            self._pending = _position_key(after), moves[1], plan.detail
+        return state, moves, plan.detail
 
     def plan(self, state: SombreroState, seen: Counter[tuple[Board, int]]) -> Plan:
         """The turn to play from ``state``, knowing how often each turn start was ``seen``."""

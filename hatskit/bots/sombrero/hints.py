@@ -1,12 +1,15 @@
-"""What a Sombrero hint says: one sentence about what the action does, read off the board.
+"""What a Sombrero hint says: one sentence about what the suggested turn does, read off the board.
 
-The sentence is built from facts the engine computes for the suggested action,
-never from the bot's scores: the hats it takes, whether it wins (S4), the hats
-it saves from the opponent's next turn, the hats the mover could take with its
-next action, and the hats it leaves within the opponent's reach. Each fact is
-exact: whole turns of the opponent are tried on the board, not estimated.
-The numbers behind the choice (how deep the bot looked, its evaluation) go
-into the hint's detail, in plain words.
+A hint suggests one action, but a bot plans the whole turn (S2): the sentence
+tells what the rest of the planned turn does ("this step, followed by c3-b4,
+saves the hat on c3"), so that a first action that only prepares the second
+is not described as doing nothing. It is built from facts the engine computes,
+never from the bot's scores: the hats the turn takes, whether it wins (S4),
+the hats it saves from the opponent's next turn, the hats the mover could take
+next, and the hats it leaves within the opponent's reach. Each fact is exact:
+whole turns of the opponent are tried on the board, not estimated. The
+numbers behind the choice (how deep the bot looked, its evaluation) go into
+the hint's detail, in plain words.
 """
 
 from __future__ import annotations
@@ -14,7 +17,15 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import NamedTuple
 
-from hatskit.bots.sombrero.search import EVALUATION_WEIGHTS, REPEAT_COST, SearchResult, bitboards, evaluate, turns
+from hatskit.bots.sombrero.search import (
+    EVALUATION_WEIGHTS,
+    PROGRESS,
+    REPEAT_COST,
+    SearchResult,
+    bitboards,
+    evaluate,
+    turns,
+)
 from hatskit.sombrero import (
     HATTED,
     SEAT_NAMES,
@@ -36,40 +47,46 @@ def reachable_hats(board: list[int], seat: int, left: int, jump_captures: bool) 
     return found
 
 
-class ActionFacts(NamedTuple):
-    """What one action does, as the hint sentence tells it (squares are board indices)."""
+class TurnFacts(NamedTuple):
+    """What the rest of a planned turn does, as the hint sentence tells it (squares are board indices)."""
 
     mover: int
-    is_jump: bool
-    taken: tuple[int, ...]  # hats this action takes
-    won: bool  # the action wins the game (S4)
+    moves: tuple[SombreroMove, ...]  # the suggested action first, then the rest of the planned turn
+    taken: tuple[int, ...]  # hats these actions take
+    won: bool  # they win the game (S4)
+    hats_left: int  # the opponent's hatted pieces afterwards
     threats: tuple[int, ...]  # the opponent's hats the mover's next action could take
-    same_turn: bool  # the mover's next action is the second of this turn
+    same_turn: bool  # the mover's next action still belongs to this turn
     saved: tuple[int, ...]  # the mover's hats the opponent could take in its next turn before, not after
     exposed: tuple[int, ...]  # the mover's hats the opponent could still take in its next turn
 
 
-def action_facts(state: SombreroState, move: SombreroMove) -> ActionFacts:
-    """The facts of playing ``move`` in ``state`` (the side to move plays it)."""
+def turn_facts(state: SombreroState, moves: Sequence[SombreroMove]) -> TurnFacts:
+    """The facts of playing ``moves`` (the rest of a turn, the suggested action first) in ``state``."""
     seat, jump_captures = state.turn, state.options.jump_captures
     assert seat is not None, "the game is over"
-    after = state.copy()
-    after.apply(move)
+    after, taken, route = state.copy(), [], {}  # route: where each hat that moved came from
+    for move in moves:
+        after.apply(move)
+        taken += after.last_captures
+        route[move.target] = route.pop(move.origin, move.origin)
     won = after.turn is None and after.hats(1 - seat) <= 1
     board = list(after.board)
     danger_before = reachable_hats(list(state.board), 1 - seat, 2, jump_captures)
     danger_after = set() if won else reachable_hats(board, 1 - seat, 2, jump_captures)
     threats = set() if won else reachable_hats(board, seat, 1, jump_captures)
+    now_at = {origin: target for target, origin in route.items()}
     saved = [
         square
         for square in danger_before
-        if (now := move.target if square == move.origin else square) not in danger_after and board[now] == HATTED[seat]
+        if (now := now_at.get(square, square)) not in danger_after and board[now] == HATTED[seat]
     ]
-    return ActionFacts(
+    return TurnFacts(
         seat,
-        isinstance(move, Jump),
-        tuple(sorted(after.last_captures)),
+        tuple(moves),
+        tuple(sorted(taken)),
         won,
+        after.hats(1 - seat),
         tuple(sorted(threats)),
         after.turn == seat,
         tuple(sorted(saved)),
@@ -85,12 +102,15 @@ def the_hats(squares: Sequence[int]) -> str:
     return f"the hats on {', '.join(names[:-1])} and {names[-1]}"
 
 
-def sentence(facts: ActionFacts, hats_left: int) -> str:
-    """The one sentence a hint shows; ``hats_left`` is what the opponent keeps after the action."""
+def sentence(facts: TurnFacts) -> str:
+    """The one sentence a hint shows."""
     opponent = SEAT_NAMES[1 - facts.mover]
-    text = f"this {'hat jump' if facts.is_jump else 'step'} "
+    first, rest = facts.moves[0], facts.moves[1:]
+    text = f"this {'hat jump' if isinstance(first, Jump) else 'step'} "
+    if rest:
+        text = text.rstrip() + f", followed by {' then '.join(map(str, rest))}, "
     if facts.won:
-        left = "only one hatted piece" if hats_left else "no hatted piece"
+        left = "only one hatted piece" if facts.hats_left else "no hatted piece"
         return text + f"takes {the_hats(facts.taken)} and wins the game: {opponent} has {left} left"
     clauses = [f"takes {the_hats(facts.taken)}"] if facts.taken else []
     if facts.saved:
@@ -108,12 +128,9 @@ def sentence(facts: ActionFacts, hats_left: int) -> str:
     return text
 
 
-def describe(state: SombreroState, move: SombreroMove) -> str:
-    """The hint sentence for playing ``move`` in ``state``."""
-    facts = action_facts(state, move)
-    after = state.copy()
-    after.apply(move)
-    return sentence(facts, after.hats(1 - facts.mover))
+def describe(state: SombreroState, moves: Sequence[SombreroMove]) -> str:
+    """The hint sentence for playing ``moves`` (the suggested action, then the rest of the planned turn)."""
+    return sentence(turn_facts(state, moves))
 
 
 def turn_text(state: SombreroState, actions: Sequence[Action]) -> str:
@@ -144,7 +161,8 @@ def search_detail(state: SombreroState, result: SearchResult) -> str:
         f"through {result.nodes:,} positions; its search scores this turn {result.value:+d} for you "
         f"({EVALUATION_WEIGHTS[0]} is worth one hat). Right after the turn it counts: "
         f"{counted.format(opponent=SEAT_NAMES[1 - seat])}. Ending a turn in a position the game has already "
-        f"been in costs {REPEAT_COST} for each earlier time."
+        f"been in costs {REPEAT_COST} for each earlier time, and when you are not behind, every hat taken on the "
+        f"way (by either side) counts {PROGRESS} for you, so that the game moves on."
     )
 
 
@@ -154,5 +172,5 @@ _TERM_WORDS = (
     "hats you could soon take",
     "hats {opponent} could soon take",
     "steps you can make more than {opponent}",
-    "steps your hats stand closer to {opponent}'s than {opponent}'s to yours",
+    "steps by which your hatted pieces stand nearer {opponent}'s hats than {opponent}'s stand to yours",
 )
