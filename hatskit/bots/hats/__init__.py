@@ -45,7 +45,6 @@ from hatskit.hats import (
     Swap,
     face_up_positions,
     favorite_line,
-    parse_card,
     sample_world,
 )
 
@@ -119,10 +118,11 @@ class MonteCarloBot:
 
     def weigh_optional(self, view: dict[str, Any], legal: Sequence[HatsMove]) -> list[Estimate]:
         """Each optional action with its gain over keeping the card, world by world; best first."""
-        optional = weakest([m for m in legal if isinstance(m, Discard | Swap)], view, self.optional_cards)
+        optional = [m for m in legal if isinstance(m, Discard | Swap)]
         if not optional:
             return []
         seat, worlds = view["seat"], [sample_world(view, self.rng) for _ in range(self.optional_worlds)]
+        optional = weakest(optional, worlds[0], self.optional_cards)
         seeds = [self.rng.random() for _ in worlds]
         kept = [self._follow_up(world, None, seat, seed) for world, seed in zip(worlds, seeds, strict=True)]
         estimates = [
@@ -155,10 +155,9 @@ class MonteCarloBot:
         return finish(ending, seat, rng, quick=True)
 
 
-def weakest(moves: list[Discard | Swap], view: dict[str, Any], count: int) -> list[Discard | Swap]:
+def weakest(moves: list[Discard | Swap], world: HatsState, count: int) -> list[Discard | Swap]:
     """The ``count`` moves whose cards can take the fewest table cards (H2), the lowest values first."""
-    table = [parse_card(name) for name in view["table"]]
-    return sorted(moves, key=lambda m: (len(exchange_targets(table, m.card)), m.card.value))[:count]
+    return sorted(moves, key=lambda m: (len(exchange_targets(world, m.card)), m.card.value))[:count]
 
 
 def finish(state: HatsState, seat: int, rng: random.Random, quick: bool = False) -> int:
@@ -180,7 +179,7 @@ def rollout_move(state: HatsState, rng: random.Random) -> HatsMove:
     card = rng.choice(state.hands[seat])
     if state.pending is not None:
         return Back(card)
-    targets = [p for p in state.positions() if state._exchange_ok(card, p)]
+    targets = exchange_targets(state, card)
     if targets and rng.random() < 0.85:
         return Exchange(card, rng.choice(targets))
     return BlackHat(card)

@@ -33,9 +33,9 @@ from hatskit.hats import (
 _ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth")
 
 
-def exchange_targets(table: list[Card], card: Card) -> list[int]:
+def exchange_targets(state: HatsState, card: Card) -> list[int]:
     """The table positions (1-based) where ``card`` may be exchanged: same type or higher value (H2)."""
-    return [p for p, there in enumerate(table, start=1) if card.kind == there.kind or card.value > there.value]
+    return [position for position in state.positions() if state._exchange_ok(card, position)]
 
 
 def describe(view: Mapping[str, Any], move: HatsMove) -> str:
@@ -53,7 +53,7 @@ def _main_action(world: HatsState, seat: int, move: Exchange | BlackHat) -> str:
         text = _exchange(world, after, seat, move)
     else:
         text = f"make {move.card} a black hat (face down, 1 point for sure)"
-        if not exchange_targets(world.table, move.card):
+        if not exchange_targets(world, move.card):
             text += f": {move.card} can't be exchanged anywhere on the table"
     if after.cookie == seat != world.cookie:
         text += ", and you take the last cookie (5 points) for having the most different types"
@@ -87,12 +87,12 @@ def _exchange(before: HatsState, after: HatsState, seat: int, move: Exchange) ->
 def _optional(world: HatsState, view: Mapping[str, Any], move: Discard | Swap | Back) -> str:
     """Discard, swap or give back: what the card could do on the table says why it goes."""
     card, hand = move.card, [parse_card(name) for name in view["hand"]]
-    targets = exchange_targets(world.table, card)
+    targets = exchange_targets(world, card)
     if not targets:
         why = f"{card} can't be exchanged anywhere on the table"
     elif len(targets) == 1:
         why = f"{card} can only take the card at position {targets[0]}"
-    elif all(len(targets) <= len(exchange_targets(world.table, other)) for other in hand):
+    elif all(len(targets) <= len(exchange_targets(world, other)) for other in hand):
         why = f"{card} can take fewer cards on the table than any other card in your hand"
     elif isinstance(move, Back):
         why = f"giving {card} back did best in the simulated games"
