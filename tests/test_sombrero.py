@@ -14,7 +14,7 @@ from hatskit.core import Game
 from hatskit.render.sombrero import board_html
 from hatskit.sombrero import Jump, Step, load_position, parse_move
 
-QUICK = 0.05  # seconds for the strong bot: enough for legal moves, keeps the file fast
+QUICK = 2_000  # positions the strong bot may search: enough for legal moves, keeps the file fast
 
 
 def board(
@@ -384,7 +384,7 @@ def test_bots_return_legal_moves_for_both_actions_of_a_turn(jump_captures: bool)
     game = hatskit.new_game("sombrero", jump_captures=jump_captures)
     for kind in ("random", "greedy", "strong"):
         bot = make_bot("sombrero", kind, seed=3)
-        bot.budget = QUICK
+        bot.nodes = QUICK
         for _ in range(4):
             move = bot.choose(game.seat_view(game.to_move))
             assert game.why_illegal(move) is None
@@ -395,12 +395,12 @@ def test_bots_play_the_second_action_they_planned() -> None:
     for kind in ("greedy", "strong"):
         game = board(white=("a1", "e5", "b8"), black=("c7", "d6", "h8", "h1"))
         bot = make_bot("sombrero", kind, seed=1)
-        bot.budget = QUICK
+        bot.nodes = QUICK
         first = bot.hint(game.seat_view(game.to_move))
         game.play(first.move)
         second = bot.hint(game.seat_view(game.to_move))
-        assert second.reason == f"completes the planned turn: {first.reason}"
-        assert f"{first.move} then {second.move}" in first.reason
+        assert second.detail == first.detail
+        assert f"{first.move} then {second.move}" in first.detail
         assert game.why_illegal(second.move) is None
 
 
@@ -423,7 +423,7 @@ def test_greedy_and_strong_take_a_winning_action(pieces: dict[str, Any], winning
     for kind in ("greedy", "strong"):
         game = board(**pieces)
         bot = make_bot("sombrero", kind, seed=2)
-        bot.budget = QUICK
+        bot.nodes = QUICK
         game.play(bot.choose(game.seat_view(game.to_move)))
         assert [str(move) for move in game.history] == [winning]
         assert game.outcome() == hatskit.Outcome((0,), "White wins: Black has only one hatted piece left (S4)")
@@ -432,7 +432,7 @@ def test_greedy_and_strong_take_a_winning_action(pieces: dict[str, Any], winning
 def test_strong_hint_explains_the_whole_turn() -> None:
     game = board(white=("a1", "e5", "b8"), black=("c7", "d6", "h8", "h1"))
     bot = make_bot("sombrero", "strong", seed=1)
-    bot.budget = QUICK
+    bot.nodes = QUICK
     hint = bot.hint(game.seat_view(game.to_move))
-    assert hint.reason.startswith(f"plays {hint.move}")
-    assert "after this turn: hats" in hint.reason
+    assert hint.reason.startswith("this step" if isinstance(hint.move, Step) else "this hat jump")
+    assert f"planned the turn {hint.move}" in hint.detail and "positions" in hint.detail
