@@ -5,6 +5,9 @@
 
 PYTHON ?= python3
 PORT ?= 8866
+# Pre-heated kernels per game page (Voilà's preheat_kernel; config/voila.py reads HATSKIT_POOL): `make app POOL=2`.
+# Off by default: each pooled kernel is held, idle, for every game page (figures in benchmarks/README.md).
+POOL ?= 0
 PYTEST_ARGS ?=
 VENV := .venv
 BIN := $(VENV)/bin
@@ -16,7 +19,7 @@ INSTALLED := $(VENV)/.hatskit-installed
 # the browser tests start it the same way (tests/browser/conftest.py, app_command).
 app: $(INSTALLED)
 	@echo "hatskit: open http://127.0.0.1:$(PORT)/voila/render/index.ipynb  (Ctrl-C stops the server)"
-	JUPYTER_CONFIG_PATH=$(CURDIR)/config $(BIN)/voila --port=$(PORT) notebooks
+	HATSKIT_POOL=$(POOL) JUPYTER_CONFIG_PATH=$(CURDIR)/config $(BIN)/voila --port=$(PORT) notebooks
 
 # Any failing step stops make with a non-zero status; pytest's own "no tests collected"
 # status (5) is non-zero too, so an empty run can never pass as green.

@@ -67,5 +67,20 @@ def prelaunch_hook(handler: tornado.web.RequestHandler, notebook: nbformat.Noteb
     raise tornado.web.Finish(text_page(notebook, name, settings.strip_sources, settings.theme))
 
 
+def pool_size() -> int:
+    """Pre-heated kernels per game page that `make app POOL=N` asks for (HATSKIT_POOL), 0 when none."""
+    value = os.environ.get("HATSKIT_POOL", "").strip() or "0"
+    if not value.isdecimal():
+        raise ValueError(f"HATSKIT_POOL must be a whole number of kernels, not {value!r}")
+    return int(value)
+
+
 c = get_config()  # noqa: F821  (traitlets provides get_config to config files)
-c.VoilaConfiguration.prelaunch_hook = prelaunch_hook
+if pool_size() > 0:
+    # Voilà refuses a prelaunch hook together with pre-heated kernels: with a pool the index gets a kernel
+    # of its own per visit (it is left out of the pool), and kernels of closed tabs wait for the culler.
+    c.VoilaConfiguration.preheat_kernel = True
+    c.VoilaConfiguration.default_pool_size = pool_size()
+    c.VoilaKernelManager.preheat_denylist = ["index.ipynb"]
+else:
+    c.VoilaConfiguration.prelaunch_hook = prelaunch_hook
