@@ -2,8 +2,9 @@
 
 Prints, all measured in this run:
 
-1. the strong bot's time to plan one whole turn (median and max) over many
-   positions, with greedy's time on the same positions as the reference;
+1. the strong bot's hint time at the start of a turn, which plans the whole
+   turn (median and max) over many positions, with greedy's time on the same
+   positions as the reference;
 2. match results with colours alternated and a turn cap (a capped game counts
    as a draw): strong against greedy, and greedy against random;
 3. with ``--self-play N``: N games of the strong bot against itself (each side
@@ -72,12 +73,12 @@ def sample_positions(count: int, seed: int) -> list[Game]:
 
 
 def seconds_per_turn(make_one: BotMaker, positions: list[Game]) -> list[float]:
-    """Time to plan a whole turn (a fresh bot's first call plans both actions)."""
+    """Time to give a hint at the start of a turn: a fresh bot plans the whole turn and says what it does."""
     times = []
     for number, game in enumerate(positions):
         bot = make_one(number)
         start = time.perf_counter()
-        bot.choose(game.seat_view(game.to_move))
+        bot.hint(game.seat_view(game.to_move))
         times.append(time.perf_counter() - start)
     return times
 
@@ -119,7 +120,7 @@ def report_timing(nodes: int, count: int) -> None:
     strong = seconds_per_turn(partial(make, "strong", nodes), positions)
     greedy = seconds_per_turn(partial(make, "greedy", nodes), positions)
     ratio = statistics.median(strong) / statistics.median(greedy)
-    print(f"strong time per turn over {count} positions ({nodes:,} positions searched per turn):")
+    print(f"strong hint time at the start of a turn, over {count} positions ({nodes:,} searched per turn):")
     print(f"  median {statistics.median(strong):.2f} s, max {max(strong):.2f} s (target: median < 1.5 s)")
     reference = statistics.median(greedy) * 1000
     print(f"  reference, greedy on the same positions: median {reference:.0f} ms; strong/greedy = {ratio:.0f}x")

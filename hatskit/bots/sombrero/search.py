@@ -19,7 +19,16 @@ The search is limited by the number of positions it looks at, not by time, so
 the same position always gets the same answer (hints in a notebook repeat).
 It also knows the positions the game has already been through: ending a turn
 in one of them costs :data:`REPEAT_COST` for each earlier time, so a side
-shuffles back and forth only when every other turn is clearly worse.
+shuffles back and forth only when every other turn is clearly worse. And the
+searching side, when it is not behind, counts :data:`PROGRESS` for every hat
+taken on the way, by either side (:meth:`TurnSearch.progress`): even trades
+look good to it, which moves a game towards S4 or S5.
+
+What it cannot do is end every game: a hatted piece in a corner can never be
+flanked (no square lies beyond it), nor one on an edge next to a friend in the
+corner, so a side down to two hats can hide them there and step out and back
+each turn; S1-S5 have no rule that ends such a game (see
+benchmarks/bench_sombrero.py ``--self-play``).
 """
 
 from __future__ import annotations
