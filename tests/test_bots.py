@@ -320,6 +320,9 @@ def check_main_action_sentence(game: Game, hint: Hint, view: dict[str, Any]) -> 
     assert totals, reason
     assert (int(totals.group(1)), int(totals.group(2))) == (game.score().totals[seat], after.score().totals[seat])
     assert ("you take the last cookie" in reason) == (shown["cookie"] == seat != view["cookie"]), reason
+    cookie_events = [e.text.split(": ", 1)[1] for e in after.events[-1] if e.rule == "H10"]
+    if "the last cookie" in reason:
+        assert f"the last cookie: {cookie_events[0]}" in reason or f"(5 points): {cookie_events[0]}" in reason, reason
     assert ("you lose the last cookie" in reason) == (view["cookie"] == seat != shown["cookie"]), reason
     if not isinstance(move, Exchange):
         assert reason.startswith(f"make {move.card} a black hat")
@@ -331,7 +334,8 @@ def check_main_action_sentence(game: Game, hint: Hint, view: dict[str, Any]) -> 
     assert reason.startswith(f"put {move.card} on position {move.position} and take {taken}, your {ordinal} {kind}")
     where = face_up(shown["table"], kind)
     if where:
-        assert f"worth {where} points while {kind} is at position {where}" in reason, reason
+        worth = "1 point" if where == 1 else f"{where} points"
+        assert f"worth {worth} while {kind} is at position {where}" in reason, reason
     else:
         assert f"no {kind} is face up on the table now" in reason, reason
     if match := re.search(r"your (\S) now score (\d+) each instead of (\d+)", reason):

@@ -15,6 +15,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from hatskit.hats import (
+    COOKIE_POINTS,
     SEAT_NAMES,
     Back,
     BlackHat,
@@ -48,17 +49,18 @@ def describe(view: Mapping[str, Any], move: HatsMove) -> str:
 
 def _main_action(world: HatsState, seat: int, move: Exchange | BlackHat) -> str:
     after = world.copy()
-    after.apply(move)
+    events = after.apply(move)
     if isinstance(move, Exchange):
         text = _exchange(world, after, seat, move)
     else:
         text = f"make {move.card} a black hat (face down, 1 point for sure)"
         if not exchange_targets(world, move.card):
             text += f": {move.card} can't be exchanged anywhere on the table"
+    cookie = next((event.text.split(": ", 1)[1] for event in events if event.rule == "H10"), "")
     if after.cookie == seat != world.cookie:
-        text += ", and you take the last cookie (5 points) for having the most different types"
+        text += f", and you take the last cookie ({COOKIE_POINTS} points): {cookie}"
     elif world.cookie == seat != after.cookie:
-        text += ", though you lose the last cookie"
+        text += f", though you lose the last cookie: {cookie}"
     before_total, after_total = world.score().totals[seat], after.score().totals[seat]
     return f"{text}; your score goes from {before_total} to {after_total} if the game ended now"
 
@@ -71,10 +73,10 @@ def _exchange(before: HatsState, after: HatsState, seat: int, move: Exchange) ->
     text = f"put {move.card} on position {move.position} and take {taken}, your {_ORDINALS[count - 1]} {taken.kind}"
     where = new.get(taken.kind, 0)
     if where and count == 1:
-        text += f", worth {where} points while {taken.kind} is at position {where}"
+        text += f", worth {_points(where)} while {taken.kind} is at position {where}"
     elif where:
         text += (
-            f", and each {taken.kind} you collected is worth {where} points while {taken.kind} is at position {where}"
+            f", and each {taken.kind} you collected is worth {_points(where)} while {taken.kind} is at position {where}"
         )
     else:
         text += f", but no {taken.kind} is face up on the table now, so your {taken.kind} score nothing yet"
@@ -82,6 +84,10 @@ def _exchange(before: HatsState, after: HatsState, seat: int, move: Exchange) ->
     if kind != taken.kind and held and old.get(kind, 0) != new.get(kind, 0):
         text += f"; your {kind} now score {new.get(kind, 0)} each instead of {old.get(kind, 0)}"
     return text
+
+
+def _points(count: int) -> str:
+    return "1 point" if count == 1 else f"{count} points"
 
 
 def _optional(world: HatsState, view: Mapping[str, Any], move: Discard | Swap | Back) -> str:
