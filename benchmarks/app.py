@@ -148,7 +148,7 @@ def first_control(page, name: str):
     if name == "trivial":
         return page.locator("button.bench-button")
     table = page.locator(".hk-table").first
-    return table.locator(PICKS[name]).first if name in PICKS else table.locator("button:enabled").last
+    return table.locator(PICKS[name]).first if name in PICKS else table.locator("button:enabled:visible").last
 
 
 def answered_area(page, name: str):
