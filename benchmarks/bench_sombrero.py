@@ -9,7 +9,7 @@ Prints, all measured in this run:
    as a draw): strong against greedy, and greedy against random;
 3. with ``--self-play N``: N games of the strong bot against itself (each side
    its own seed) with the same cap: how many end and how (S4 win, S5 or S2
-   draw, or capped), their median length, and the most times one turn-start
+   draw, "S5 quiet" for the quiet-game draw, or capped), their median length, and the most times one turn-start
    position came back in a game (issue 6: no shuffling back and forth).
 
 Targets: strong median under 1.5 s per turn; strong wins at least 80% against greedy.
@@ -34,6 +34,7 @@ import hatskit
 from hatskit.bots import Bot, make_bot
 from hatskit.bots.sombrero import SombreroStrong
 from hatskit.core import Game
+from hatskit.sombrero import QUIET_ACTIONS
 
 BotMaker = Callable[[int], Bot]
 
@@ -95,6 +96,8 @@ def play_out(kinds: tuple[str, str], seeds: tuple[int, int], nodes: int, turn_ca
         game.play(bots[game.to_move].choose(game.seat_view(game.to_move)))
     outcome = game.outcome()
     rule = "capped" if outcome is None else game.events[-1][-1].rule or "?"
+    if rule == "S5" and game.state.quiet_actions >= QUIET_ACTIONS:  # type: ignore[attr-defined]
+        rule = "S5 quiet"
     winner = outcome.winners[0] if outcome is not None and outcome.winners else None
     hats = game.view(None)["hats"]
     return Played(winner, rule, game.ply, max(starts.values()), (hats[0], hats[1]))
