@@ -18,7 +18,7 @@ import pytest
 
 import hatskit
 from hatskit.bots import Hint, make_bot
-from hatskit.bots.hats import MonteCarloBot, quick_main_action
+from hatskit.bots.hats import HatsBot, quick_main_action
 from hatskit.bots.sombrero import SombreroGreedy, SombreroStrong
 from hatskit.bots.sombrero.hints import the_hats
 from hatskit.bots.sombrero.search import search_turn, turn_start_key
@@ -29,9 +29,9 @@ from hatskit.sombrero import SEAT_NAMES, SIDES, Jump, SombreroState, parse_squar
 QUICK = 2_000  # positions the strong Sombrero bot may search in these tests
 
 
-def small_hats_bot(seed: int = 1) -> MonteCarloBot:
+def small_hats_bot(seed: int = 1) -> HatsBot:
     """A strong Hats bot with fewer simulated endings: the same reasoning, quicker."""
-    return MonteCarloBot(seed, first_round=80, final_round=16, optional_worlds=24)
+    return HatsBot(seed, first_round=80, final_round=16, optional_worlds=24)
 
 
 def play_bots(game: Game, bots: list[Any], cap: int) -> Counter[tuple[tuple[int, ...], int]]:
@@ -260,7 +260,7 @@ def test_strong_hats_bot_discards_one_of_three_cards_that_can_only_go_to_positio
         black_hats=[[], ["♠4"]],
         cookie=1,
     )
-    hint = MonteCarloBot(2).hint(game.seat_view(0))
+    hint = HatsBot(2).hint(game.seat_view(0))
     assert isinstance(hint.move, Discard) and hint.move.card.kind == "♦", hint
     check_hats_sentence(game, hint)
     assert "can only take the card at position 1" in hint.reason and "a discard is worth it" in hint.detail
@@ -274,7 +274,7 @@ def test_strong_hats_bot_keeps_its_cards_when_a_discard_would_not_help() -> None
         collections=[["♠2", "♠3", "♠4", "♠5", "★5", "★2"], ["♦2", "♦3", "★3", "★4", "♣5", "♣2"]],
         black_hats=[[], []],
     )
-    hint = MonteCarloBot(2).hint(game.seat_view(0))
+    hint = HatsBot(2).hint(game.seat_view(0))
     assert not isinstance(hint.move, Discard), hint
     check_hats_sentence(game, hint)
 

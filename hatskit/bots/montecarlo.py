@@ -1,4 +1,4 @@
-"""Monte Carlo over hidden cards: what the strong bots of the card games share.
+"""Monte Carlo over hidden cards: what the strong bots of the card games (Hats, Madder) share.
 
 A bot knows only its seat's view. For a decision it deals the cards it cannot
 see at random into many *worlds* that agree with the view (the game's
@@ -15,7 +15,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from statistics import fmean
+from statistics import fmean, stdev
 from typing import Any, ClassVar
 
 from hatskit.bots.base import Hint
@@ -32,6 +32,11 @@ class Estimate:
     @property
     def mean(self) -> float:
         return fmean(self.leads)
+
+    @property
+    def error(self) -> float:
+        """The standard error of the mean: how far chance alone could move it."""
+        return stdev(self.leads) / len(self.leads) ** 0.5 if len(self.leads) > 1 else float("inf")
 
 
 class MonteCarloBot:

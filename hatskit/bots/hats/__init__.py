@@ -27,12 +27,11 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass
-from statistics import fmean, stdev
 from typing import Any
 
 from hatskit.bots.base import Hint, margin
 from hatskit.bots.hats.hints import describe, exchange_targets
+from hatskit.bots.montecarlo import Estimate, MonteCarloBot, simulation_summary
 from hatskit.core import SeatView
 from hatskit.hats import (
     Back,
@@ -51,31 +50,15 @@ from hatskit.hats import (
 OPTIONAL_MARGIN = 0.5  # points an optional action must gain on average before the bot takes it
 
 
-@dataclass(frozen=True)
-class Estimate:
-    """A candidate move and the lead it reached in each simulated ending (or, for an optional action, the gain)."""
-
-    move: HatsMove
-    leads: tuple[float, ...]
-
-    @property
-    def mean(self) -> float:
-        return fmean(self.leads)
-
-    @property
-    def error(self) -> float:
-        """The standard error of the mean: how far chance alone could move it."""
-        return stdev(self.leads) / len(self.leads) ** 0.5 if len(self.leads) > 1 else float("inf")
-
-    @property
-    def clearly_positive(self) -> bool:
-        return self.mean >= max(OPTIONAL_MARGIN, 2 * self.error)
+def clearly_positive(estimate: Estimate) -> bool:
+    """Whether an optional action's gain is worth taking: big enough, and more than chance could explain."""
+    return estimate.mean >= max(OPTIONAL_MARGIN, 2 * estimate.error)
 
 
-class MonteCarloBot:
-    """Samples the hidden cards and plays each candidate out; see the module docstring."""
+class HatsBot(MonteCarloBot):
+    """The shared Monte Carlo bot, plus the optional action weighed first; see the module docstring."""
 
-    name = "strong"
+    sample_world = staticmethod(sample_world)
 
     def __init__(
         self,
@@ -86,35 +69,28 @@ class MonteCarloBot:
         optional_worlds: int = 48,
         optional_cards: int = 3,
     ) -> None:
-        self.rng = random.Random(seed)
-        self.first_round = first_round  # endings shared by all candidates: 4 to 12 worlds each
-        self.finalists = finalists
-        self.final_round = final_round  # worlds per finalist
+        super().__init__(seed, first_round, finalists, final_round)
         self.optional_worlds = optional_worlds  # worlds per card an optional action could give away
         self.optional_cards = optional_cards  # the weakest cards of the hand that are weighed for it
-
-    def choose(self, seat_view: SeatView) -> HatsMove:
-        return self.hint(seat_view).move
 
     def hint(self, seat_view: SeatView) -> Hint:
         view, legal = seat_view.view(), seat_view.legal_moves()
         optional = self.weigh_optional(view, legal)
-        if optional and optional[0].clearly_positive:
+        if optional and clearly_positive(optional[0]):
             move = optional[0].move
             return Hint(move, describe(view, move), _optional_detail(optional, taken=True))
         estimates = self.estimate(view, legal)
         move = estimates[0].move
         return Hint(move, describe(view, move), _main_detail(estimates) + _optional_detail(optional, taken=False))
 
-    def estimate(self, view: dict[str, Any], legal: Sequence[HatsMove]) -> list[Estimate]:
-        """Main actions (or answers to a swap) ranked best first, after both rounds of simulation."""
-        candidates: list[HatsMove] = [m for m in legal if not isinstance(m, Discard | Swap)]
-        first_worlds = max(4, min(12, self.first_round // len(candidates)))
-        worlds = [sample_world(view, self.rng) for _ in range(first_worlds)]
-        ranked = self._rank(candidates, worlds, view["seat"])
-        finalists = [e.move for e in ranked[: self.finalists]]
-        worlds += [sample_world(view, self.rng) for _ in range(self.final_round - first_worlds)]
-        return self._rank(finalists, worlds, view["seat"]) + ranked[self.finalists :]
+    def candidates(self, legal: Sequence[HatsMove]) -> list[HatsMove]:
+        """Main actions (or answers to a swap): the optional action is weighed on its own, first."""
+        return [m for m in legal if not isinstance(m, Discard | Swap)]
+
+    def play_out(self, world: HatsState, move: HatsMove, seat: int) -> int:
+        ending = world.copy()
+        ending.apply(move)
+        return finish(ending, seat, self.rng)
 
     def weigh_optional(self, view: dict[str, Any], legal: Sequence[HatsMove]) -> list[Estimate]:
         """Each optional action with its gain over keeping the card, world by world; best first."""
@@ -130,15 +106,6 @@ class MonteCarloBot:
             for m in optional
         ]
         return sorted(estimates, key=lambda e: e.mean, reverse=True)
-
-    def _rank(self, moves: Sequence[HatsMove], worlds: Sequence[HatsState], seat: int) -> list[Estimate]:
-        estimates = [Estimate(m, tuple(self._play_out(w, m, seat) for w in worlds)) for m in moves]
-        return sorted(estimates, key=lambda e: e.mean, reverse=True)
-
-    def _play_out(self, world: HatsState, move: HatsMove, seat: int) -> int:
-        ending = world.copy()
-        ending.apply(move)
-        return finish(ending, seat, self.rng)
 
     @staticmethod
     def _follow_up(world: HatsState, optional: Discard | Swap | None, seat: int, seed: float) -> int:
@@ -231,14 +198,8 @@ def _points(kinds: Counter[str], face_up: dict[str, int]) -> int:
 
 
 def _main_detail(ranked: Sequence[Estimate]) -> str:
-    best = ranked[0]
-    text = (
-        f"In {len(best.leads)} simulated endings (the cards you cannot see dealt at random), this move finished "
-        f"on average {best.mean:+.1f} points against the best opponent"
-    )
-    if len(ranked) > 1:
-        text += f"; the next best, {ranked[1].move}, averaged {ranked[1].mean:+.1f}"
-    return text + "."
+    summary = simulation_summary(ranked, "endings")
+    return f"{summary[0].upper()}{summary[1:]}."
 
 
 def _optional_detail(optional: Sequence[Estimate], taken: bool) -> str:
@@ -256,4 +217,4 @@ def _optional_detail(optional: Sequence[Estimate], taken: bool) -> str:
     return f" The best {what}, {best.move}, would not help clearly enough: {gain}."
 
 
-BOTS = {"strong": MonteCarloBot}
+BOTS = {"strong": HatsBot}
