@@ -22,11 +22,11 @@ app: $(INSTALLED)
 	HATSKIT_POOL=$(POOL) JUPYTER_CONFIG_PATH=$(CURDIR)/config $(BIN)/voila --port=$(PORT) notebooks
 
 # Any failing step stops make with a non-zero status; pytest's own "no tests collected"
-# status (5) is non-zero too, so an empty run can never pass as green. Two pytest-xdist workers:
-# the browser tests, in order, on one; the rest on the other (tests/conftest.py groups them).
+# status (5) is non-zero too, so an empty run can never pass as green. Two pytest-xdist workers, each
+# taking whole files: a notebook's cells run in order in one kernel, a browser file shares its servers.
 test: lint
 	@echo 'NOTE: the static-site browser tests (marker site, issue 11) are left out of make test: one failed on a fresh clone at the last stop; run them with: .venv/bin/pytest -m site tests/browser/test_site.py'
-	$(BIN)/pytest --nbval tests notebooks -m 'not site' -n 2 --dist loadgroup $(PYTEST_ARGS)
+	$(BIN)/pytest --nbval tests notebooks -m 'not site' -n 2 --dist loadfile $(PYTEST_ARGS)
 
 lint: $(INSTALLED)
 	$(BIN)/ruff check .
