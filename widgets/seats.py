@@ -43,6 +43,7 @@ class SeatGuard(widgets.VBox):
         self.screen.add_class("hk-pass-screen")
         self.reveal_box = widgets.ToggleButton(description="teacher's view", tooltip=REVEAL_TIP, value=False)
         self.reveal_box.observe(lambda _: frame.refresh(), names="value")
+        self.reveal_box.layout.display = None if hides_anything(frame.game) else "none"  # Sombrero: no toggle
         self.revealed = widgets.HTML("")
         super().__init__([self.screen, self.revealed])
 
@@ -75,10 +76,20 @@ def screened_view(game: Game, seat: int) -> dict[str, Any]:
     """``seat``'s view with everything only that seat may see emptied (a hand becomes [])."""
     own, public = game.view(seat), game.view(None)
     screened = dict(own)
-    for key, value in own.items():
-        if key != "seat" and value != public.get(key):
-            screened[key] = [] if public.get(key) is None and isinstance(value, list) else public.get(key)
+    for key, value in _private(own, public).items():
+        screened[key] = [] if public.get(key) is None and isinstance(value, list) else public.get(key)
     return screened
+
+
+def hides_anything(game: Game) -> bool:
+    """True when some seat's view shows more than the public view: there is something to reveal."""
+    public = game.view(None)
+    return any(_private(game.view(seat), public) for seat in range(len(game.seat_names)))
+
+
+def _private(own: dict[str, Any], public: dict[str, Any]) -> dict[str, Any]:
+    """The fields of a seat's view that the public view does not show as they are."""
+    return {key: value for key, value in own.items() if key != "seat" and value != public.get(key)}
 
 
 def teacher_html(game: Game) -> str:
@@ -86,12 +97,8 @@ def teacher_html(game: Game) -> str:
     public = game.view(None)
     rows = []
     for seat, name in enumerate(game.seat_names):
-        own = game.view(seat)
-        secrets = [
-            f"{key.removeprefix('my_').replace('_', ' ')}: {_text(value)}"
-            for key, value in own.items()
-            if key != "seat" and value != public.get(key)
-        ]
+        private = _private(game.view(seat), public)
+        secrets = [f"{key.removeprefix('my_').replace('_', ' ')}: {_text(value)}" for key, value in private.items()]
         rows.append(f"<li><b>{html.escape(name)}</b> · {html.escape('; '.join(secrets) or 'nothing hidden')}</li>")
     return f'<div class="hk-teacher" role="note"><b>{TEACHER_HEADING}</b><ul>{"".join(rows)}</ul></div>'
 
