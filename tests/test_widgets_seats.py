@@ -87,3 +87,10 @@ def test_the_teachers_view_is_off_by_default_and_shows_every_hand_when_on() -> N
     assert leaked(table, 1) and leaked(table, 2)
     table.guard.reveal_box.value = False
     assert not leaked(table, 1) and not leaked(table, 2)
+
+
+def test_a_new_game_raises_the_screen_again() -> None:
+    table = hats_table(("reader", "reader", "greedy"))
+    table.guard.show_button.click()
+    table.setup.new_game_button.click()
+    assert table.guard.screen.layout.display is None and not leaked(table, table.viewer)

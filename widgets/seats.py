@@ -36,6 +36,7 @@ class SeatGuard(widgets.VBox):
     def __init__(self, frame: TableFrame) -> None:
         self.frame = frame
         self.cleared: int | None = None  # the reader seat that pressed "Show my hand" last
+        self.cleared_game = frame.game  # ... in this game: a new game raises the screen again
         self.screen_text = widgets.HTML("")
         self.show_button = widgets.Button(description="Show my hand", button_style="primary")
         self.show_button.on_click(lambda _: self.clear())
@@ -56,6 +57,8 @@ class SeatGuard(widgets.VBox):
         """The view the table is drawn from: the viewer's, or a screened one while the screen is up."""
         seat = self.frame.viewer
         self.revealed.value = teacher_html(shown) if self.reveal_box.value else ""
+        if self.cleared_game is not self.frame.game:
+            self.cleared, self.cleared_game = None, self.frame.game
         up = self.passing and seat != self.cleared and not self.reveal_box.value
         self.screen.layout.display = None if up else "none"
         self.frame.table_area.layout.display = "none" if up else None
