@@ -57,6 +57,7 @@ from hatskit.bots import Bot, make_bot
 from hatskit.core import Game
 from hatskit.render.common import event_html, score_panel_html
 from widgets.scheduler import ManualClock, Scheduler
+from widgets.seats import SeatGuard
 from widgets.setup import READER, SEAT_KINDS, SetupRow, check_seats
 from widgets.style import style_html
 
@@ -76,6 +77,7 @@ class TableFrame(widgets.VBox):
     can_undo: ClassVar[bool] = True
     can_hint: ClassVar[bool] = True
     can_step: ClassVar[bool] = True
+    hides_hands: ClassVar[bool] = False  # two readers pass the laptop behind a screen (widgets/seats.py)
 
     def __init__(
         self,
@@ -282,7 +284,7 @@ class TableFrame(widgets.VBox):
         self._sync_controls()
         self.status.value = html.escape(self._status_text(shown))
         self.score_panel.value = score_panel_html(shown.score(), shown.outcome())
-        self.show_table(shown.view(self.viewer))
+        self.show_table(self.guard.view(shown))
 
     def narrate(self) -> None:
         """The message line tells the events of the recent moves, each with its rule id, and the outcome once."""
@@ -397,7 +399,9 @@ class TableFrame(widgets.VBox):
         self.score_panel = html_line("hk-scorepanel")
         self.table_area = widgets.VBox(self.build_table())
         self.table_area.add_class("hk-area")
-        self.children = [widgets.HTML(style_html()), self.setup, self.status, self.table_area, self.message]
+        self.guard = SeatGuard(self)
+        self.setup.children += (self.guard.reveal_box,)
+        self.children = [widgets.HTML(style_html()), self.setup, self.status, self.guard, self.table_area, self.message]
         self.children += (self._build_controls(), self.score_panel)
         self.add_class("hk")
         self.add_class("hk-table")

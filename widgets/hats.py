@@ -38,6 +38,7 @@ class HatsTable(TableFrame):
     game_id = "hats"
     game_title = "Hats"
     default_seats = ("reader", "greedy", "strong")
+    hides_hands = True
     player_counts = (2, 3, 4)
 
     # -- building (once) ---------------------------------------------------------

@@ -51,6 +51,7 @@ class MadderTable(TableFrame):
     game_id = "madder"
     game_title = "Madder than a Hatter"
     default_seats = ("reader", "greedy", "strong")
+    hides_hands = True
     player_counts = (3, 4)
 
     # -- building (once) ---------------------------------------------------------

@@ -1,0 +1,147 @@
+"""Puzzles as data: a teacher's "find the move" puzzles read from a JSON file.
+
+A puzzle file is a JSON list; each puzzle is an object with
+
+* ``position``: a position in the game's own format (what ``hatskit.load`` reads),
+* ``question``: the sentence the reader sees above the position,
+* ``answer``: one move, or a list of moves, in the game's notation; every
+  listed move counts as right, any other legal move as "not yet",
+* ``explanation``: the sentence shown once the reader finds an answer,
+* ``seat`` (optional): the seat the puzzle is shown from, so the other hands
+  stay hidden; without it the whole position shows (Sombrero hides nothing),
+* ``choices`` (optional): moves offered in a "pick a move" list; they may
+  include tempting illegal moves, so only their being text is checked.
+
+``load_puzzles`` checks everything before a notebook shows anything: a bad
+file raises ``PuzzleError`` naming the file, the puzzle's number and the
+field, and quoting the value, e.g. ``puzzles/hats.json, puzzle 3: 'answer' is
+'H9', which is not a move in this position (...)``.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from hatskit import Game, HatskitError, load
+
+REQUIRED = ("position", "question", "answer", "explanation")
+OPTIONAL = ("seat", "choices")
+
+
+class PuzzleError(HatskitError, ValueError):
+    """A puzzle file that cannot be used: the message names the file, puzzle and field."""
+
+
+@dataclass(frozen=True)
+class Puzzle:
+    """One checked puzzle: its game at the puzzle's position and the moves that solve it."""
+
+    number: int
+    game: Game
+    question: str
+    answers: tuple[str, ...]
+    explanation: str
+    seat: int | None = None
+    choices: tuple[str, ...] = ()
+
+    def solved_by(self, move: Any) -> bool:
+        """Whether the legal ``move`` (notation or move object) is one of the answers."""
+        return str(self.game.parse(move)) in self.answers
+
+
+def load_puzzles(path: str | Path) -> list[Puzzle]:
+    """Every puzzle of the file at ``path``, checked; a bad file raises ``PuzzleError``."""
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except OSError as error:
+        raise PuzzleError(f"{path}: cannot be read ({error.strerror})") from None
+    return read_puzzles(text, str(path))
+
+
+def read_puzzles(text: str, source: str = "the puzzle file") -> list[Puzzle]:
+    """Every puzzle in the JSON ``text``; ``source`` names the file in error messages."""
+    try:
+        data = json.loads(text)
+    except ValueError as error:
+        raise PuzzleError(f"{source}: is not valid JSON ({error})") from None
+    if not isinstance(data, list) or not data:
+        raise PuzzleError(f"{source}: must be a JSON list of puzzles, not {_short(data)}")
+    return [_puzzle(entry, number, f"{source}, puzzle {number}") for number, entry in enumerate(data, 1)]
+
+
+def _puzzle(entry: Any, number: int, where: str) -> Puzzle:
+    """One puzzle object, every field checked."""
+    if not isinstance(entry, Mapping):
+        raise PuzzleError(f"{where}: must be a JSON object, not {_short(entry)}")
+    missing = [name for name in REQUIRED if name not in entry]
+    if missing:
+        raise PuzzleError(f"{where}: the field {missing[0]!r} is missing")
+    unknown = sorted(set(entry) - set(REQUIRED) - set(OPTIONAL))
+    if unknown:
+        raise PuzzleError(f"{where}: unknown field {unknown[0]!r} (allowed: {', '.join(REQUIRED + OPTIONAL)})")
+    game = _position(entry["position"], where)
+    seat = _seat(entry.get("seat"), game, where)
+    return Puzzle(
+        number=number,
+        game=game,
+        question=_text(entry, "question", where),
+        answers=_answers(entry["answer"], game, where),
+        explanation=_text(entry, "explanation", where),
+        seat=seat,
+        choices=_choices(entry.get("choices", []), where),
+    )
+
+
+def _position(value: Any, where: str) -> Game:
+    if not isinstance(value, Mapping):
+        raise PuzzleError(f"{where}: 'position' must be a JSON object, not {_short(value)}")
+    try:
+        game = load(dict(value))
+    except (HatskitError, ValueError) as error:
+        raise PuzzleError(f"{where}: 'position' cannot be loaded: {error}") from None
+    if game.is_over:
+        raise PuzzleError(f"{where}: 'position' is a finished game: there is no move to find")
+    return game
+
+
+def _text(entry: Mapping[str, Any], name: str, where: str) -> str:
+    value = entry[name]
+    if not isinstance(value, str) or not value.strip():
+        raise PuzzleError(f"{where}: {name!r} must be a sentence, not {_short(value)}")
+    return value
+
+
+def _answers(value: Any, game: Game, where: str) -> tuple[str, ...]:
+    """The answer moves in the game's own notation, each legal in the position."""
+    moves = [value] if isinstance(value, str) else value
+    if not isinstance(moves, list) or not moves or not all(isinstance(move, str) for move in moves):
+        raise PuzzleError(f"{where}: 'answer' must be a move or a list of moves, not {_short(value)}")
+    for move in moves:
+        reason = game.why_illegal(move)
+        if reason is not None:
+            raise PuzzleError(f"{where}: 'answer' is {move!r}, which is not a move in this position ({reason})")
+    return tuple(str(game.parse(move)) for move in moves)
+
+
+def _seat(value: Any, game: Game, where: str) -> int | None:
+    if value is None:
+        return None
+    if not isinstance(value, int) or isinstance(value, bool) or value not in game.acting:
+        raise PuzzleError(f"{where}: 'seat' is {value!r}, but only seat(s) {list(game.acting)} may move here")
+    return value
+
+
+def _choices(value: Any, where: str) -> tuple[str, ...]:
+    if not isinstance(value, list) or not all(isinstance(move, str) for move in value):
+        raise PuzzleError(f"{where}: 'choices' must be a list of moves, not {_short(value)}")
+    return tuple(value)
+
+
+def _short(value: Any) -> str:
+    """A value quoted briefly for an error message."""
+    text = json.dumps(value, ensure_ascii=False)
+    return text if len(text) <= 60 else text[:57] + "..."

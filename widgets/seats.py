@@ -1,0 +1,115 @@
+"""Two students at one screen, and the teacher's view: who may see which hand.
+
+A card table with two or more reader seats is played "pass the laptop": when
+the reader whose hand the table shows changes, the hand goes behind a screen
+("Pass to Ben — Ben, press Show my hand") until that reader presses the
+button. While the screen is up the table is drawn from a *screened* view, the
+seat's view with its private fields emptied, so the hand that is hidden is not
+in the page at all, not merely covered.
+
+Sombrero hides nothing, so it needs no screen: its two reader seats simply
+take turns at one board, and the status line says whose turn it is.
+
+The teacher's view (a toggle, off by default) lists every seat's private
+fields under a clearly marked heading; it is meant for the teacher's screen,
+never a student's.
+"""
+
+from __future__ import annotations
+
+import html
+from typing import TYPE_CHECKING, Any
+
+import ipywidgets as widgets
+
+from hatskit import Game
+
+if TYPE_CHECKING:
+    from widgets.frame import TableFrame
+
+TEACHER_HEADING = "Teacher's view: every hand is showing"
+
+
+class SeatGuard(widgets.VBox):
+    """The pass-the-laptop screen and the teacher's view toggle of one table."""
+
+    def __init__(self, frame: TableFrame) -> None:
+        self.frame = frame
+        self.cleared: int | None = None  # the reader seat that pressed "Show my hand" last
+        self.cleared_game = frame.game  # ... in this game: a new game raises the screen again
+        self.screen_text = widgets.HTML("")
+        self.show_button = widgets.Button(description="Show my hand", button_style="primary")
+        self.show_button.on_click(lambda _: self.clear())
+        self.screen = widgets.VBox([self.screen_text, self.show_button], layout=widgets.Layout(display="none"))
+        self.screen.add_class("hk-pass-screen")
+        self.reveal_box = widgets.ToggleButton(description="teacher's view", tooltip=REVEAL_TIP, value=False)
+        self.reveal_box.observe(lambda _: frame.refresh(), names="value")
+        self.reveal_box.layout.display = None if hides_anything(frame.game) else "none"  # Sombrero: no toggle
+        self.revealed = widgets.HTML("")
+        super().__init__([self.screen, self.revealed])
+
+    @property
+    def passing(self) -> bool:
+        """True when this table hides hands and more than one reader shares the screen."""
+        return self.frame.hides_hands and len(self.frame.reader_seats) > 1
+
+    def view(self, shown: Game) -> dict[str, Any]:
+        """The view the table is drawn from: the viewer's, or a screened one while the screen is up."""
+        seat = self.frame.viewer
+        self.revealed.value = teacher_html(shown) if self.reveal_box.value else ""
+        if self.cleared_game is not self.frame.game:
+            self.cleared, self.cleared_game = None, self.frame.game
+        up = self.passing and seat != self.cleared and not self.reveal_box.value
+        self.screen.layout.display = None if up else "none"
+        self.frame.table_area.layout.display = "none" if up else None
+        if not up:
+            return shown.view(seat)
+        self.frame.hint_button.disabled = True  # a hint would name a card of the hidden hand
+        name = html.escape(shown.seat_names[seat])
+        self.screen_text.value = f"<h3>Pass to {name}</h3><p>{name}, press <b>Show my hand</b>.</p>"
+        return screened_view(shown, seat)
+
+    def clear(self) -> None:
+        """The reader in front of the screen asks to see their hand."""
+        self.cleared = self.frame.viewer
+        self.frame.refresh()
+
+
+def screened_view(game: Game, seat: int) -> dict[str, Any]:
+    """``seat``'s view with everything only that seat may see emptied (a hand becomes [])."""
+    own, public = game.view(seat), game.view(None)
+    screened = dict(own)
+    for key, value in _private(own, public).items():
+        screened[key] = [] if public.get(key) is None and isinstance(value, list) else public.get(key)
+    return screened
+
+
+def hides_anything(game: Game) -> bool:
+    """True when some seat's view shows more than the public view: there is something to reveal."""
+    public = game.view(None)
+    return any(_private(game.view(seat), public) for seat in range(len(game.seat_names)))
+
+
+def _private(own: dict[str, Any], public: dict[str, Any]) -> dict[str, Any]:
+    """The fields of a seat's view that the public view does not show as they are."""
+    return {key: value for key, value in own.items() if key != "seat" and value != public.get(key)}
+
+
+def teacher_html(game: Game) -> str:
+    """Every seat's private fields (hand, secret cards), under the teacher's-view heading."""
+    public = game.view(None)
+    rows = []
+    for seat, name in enumerate(game.seat_names):
+        private = _private(game.view(seat), public)
+        secrets = [f"{key.removeprefix('my_').replace('_', ' ')}: {_text(value)}" for key, value in private.items()]
+        rows.append(f"<li><b>{html.escape(name)}</b> · {html.escape('; '.join(secrets) or 'nothing hidden')}</li>")
+    return f'<div class="hk-teacher" role="note"><b>{TEACHER_HEADING}</b><ul>{"".join(rows)}</ul></div>'
+
+
+def _text(value: Any) -> str:
+    if isinstance(value, list):
+        return " ".join(map(str, value)) or "none"
+    return str(value)
+
+
+REVEAL_TIP = "for the teacher's screen: shows every hidden card of every seat"
