@@ -67,5 +67,12 @@ def prelaunch_hook(handler: tornado.web.RequestHandler, notebook: nbformat.Noteb
     raise tornado.web.Finish(text_page(notebook, name, settings.strip_sources, settings.theme))
 
 
+# Voilà looks for page templates in the Jupyter data directories (JUPYTER_PATH first). Read before
+# Voilà collects its templates (the app and the server extension both load this file first), this
+# puts config/share/voila/templates/hatskit there: the lab page without Font Awesome from a CDN.
+TEMPLATES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "share")
+os.environ["JUPYTER_PATH"] = os.pathsep.join(filter(None, [TEMPLATES, os.environ.get("JUPYTER_PATH")]))
+
 c = get_config()  # noqa: F821  (traitlets provides get_config to config files)
 c.VoilaConfiguration.prelaunch_hook = prelaunch_hook
+c.VoilaConfiguration.template = "hatskit"
