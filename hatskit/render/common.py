@@ -153,7 +153,8 @@ def score_panel_html(sheet: ScoreSheet, outcome: Outcome | None) -> str:
 def _player_fold(sheet: ScoreSheet, seat: int, name: str, total: int) -> str:
     """One player's total, opening onto the lines that make it up."""
     rows = "".join(
-        f'<tr><td>{escape(line.category)}</td><td class="hk-pts">{line.points}</td><td>{escape(line.explanation)}</td></tr>'
+        f'<tr><td>{escape(line.category)}</td><td class="hk-pts">{line.points}</td>'
+        f"<td>{escape(line.explanation)}</td></tr>"
         for line in sheet.lines_of(seat)
     )
     head = '<tr><th>category</th><th class="hk-pts">points</th><th>why</th></tr>'
