@@ -68,3 +68,43 @@ def test_page_asks_no_other_server_and_logs_no_warning(page: Page, watch: Watch,
     page.wait_for_load_state("networkidle")
     assert watch.outside == []
     assert watch.console == []
+
+
+def test_a_link_sets_the_table_up_and_copy_link_gives_it_back(page: Page, voila: str) -> None:
+    from playwright.sync_api import expect
+
+    query = "seed=42&players=4&seats=reader,strong,reader,greedy"
+    page.goto(f"{voila}/voila/render/hats.ipynb?{query}")
+    table = page.locator(".hk-table").first
+    expect(table.locator(".hk-seat")).to_have_count(4)
+    expect(table.get_by_label("deal number")).to_have_value("42")
+    table.get_by_role("button", name="copy link").click()
+    expect(table.locator(".hk-copybox")).to_have_value(re.compile(rf"^{re.escape(voila)}/voila/render/hats\.ipynb\?"))
+    expect(table.locator(".hk-copybox")).to_have_value(
+        re.compile(r"[?&]seed=42&players=4&.*seats=reader,strong,reader,greedy")
+    )
+
+
+def test_a_bad_link_says_why_over_the_usual_table(page: Page, voila: str) -> None:
+    from playwright.sync_api import expect
+
+    page.goto(f"{voila}/voila/render/sombrero.ipynb?seats=reader,dragon")
+    table = page.locator(".hk-table").first
+    expect(table.locator(".hk-message")).to_contain_text("This page's link could not be used")
+    expect(table.locator(".hk-message")).to_contain_text("dragon")
+
+
+def test_copy_position_warns_and_a_bad_code_changes_nothing(page: Page, voila: str) -> None:
+    from playwright.sync_api import expect
+
+    page.goto(f"{voila}/voila/render/sombrero.ipynb")
+    table = page.locator(".hk-table").first
+    table.get_by_role("button", name="copy position").click()
+    expect(table.locator(".hk-message")).to_contain_text("holds every hidden card")
+    expect(table.locator(".hk-copybox")).to_have_value(re.compile(r"^[A-Za-z0-9_-]{40,}$"))
+    board = table.locator(".hk-area")
+    before = board.inner_text()
+    table.get_by_label("position code").fill("not-a-code")
+    table.get_by_role("button", name="load position").click()
+    expect(table.locator(".hk-message")).to_contain_text("No position loaded")
+    expect(board).to_have_text(before, use_inner_text=True)
