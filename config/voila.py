@@ -28,9 +28,11 @@ from nbconvert import HTMLExporter
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
 # JupyterLab's look, as on Voilà's pages, without the scripts a text page never needs: require.js (for
 # old-style widgets), and MathJax and Mermaid from a CDN (so the index loads nothing from the internet);
-# an empty icon, as on Voilà's pages, so the browser asks for no /favicon.ico (a 404 in the console).
+# an empty icon, as on Voilà's pages, so the browser asks for no /favicon.ico (a 404 in the console);
+# links underlined, as on the game pages (config/share/voila/templates/hatskit).
 TEXT_PAGE_TEMPLATE = """{%- extends 'lab/index.html.j2' -%}
-{%- block html_head_css -%}<link rel="icon" href="data:;base64,=">{%- endblock html_head_css -%}
+{%- block html_head_css -%}<link rel="icon" href="data:;base64,=">
+<style>.jp-RenderedHTMLCommon a:link, .jp-RenderedHTMLCommon a:visited { text-decoration: underline; }</style>{%- endblock html_head_css -%}
 {%- block html_head_js_requirejs -%}{%- endblock html_head_js_requirejs -%}
 {%- block html_head_js_mathjax -%}{%- endblock html_head_js_mathjax -%}
 {%- block html_head_js_mermaidjs -%}{%- endblock html_head_js_mermaidjs -%}

@@ -57,6 +57,7 @@ import ipywidgets as widgets
 from hatskit.bots import Bot, make_bot
 from hatskit.core import Game
 from hatskit.render.common import event_html, score_panel_html
+from widgets.access import TableAccess
 from widgets.clipboard import Clipboard
 from widgets.links import LinkError, game_from_code, link_query, position_code, seats_for, table_from_query
 from widgets.scheduler import ManualClock, Scheduler
@@ -110,12 +111,14 @@ class TableFrame(widgets.VBox):
         """
         query = os.environ.get("QUERY_STRING", "") if query is None else query
         try:
-            linked = table_from_query(cls.game_id, query, cls.default_seats if seats is None else seats)
+            linked, problem = table_from_query(cls.game_id, query, cls.default_seats if seats is None else seats), None
         except LinkError as error:
-            table = cls(game, seats, **kwargs)
-            table.say(f"This page's link could not be used ({error}), so here is the usual table.", error=True)
-            return table
-        return cls(game, seats, **kwargs) if linked is None else cls(*linked, **kwargs)
+            linked, problem = None, error
+        table = cls(game, seats, **kwargs) if linked is None else cls(*linked, **kwargs)
+        if problem is not None:
+            table.say(f"This page's link could not be used ({problem}), so here is the usual table.", error=True)
+        table.add_class("hk-main")  # the page's play table: the skip link leads here
+        return table
 
     # -- what a subclass writes -------------------------------------------------
 
@@ -444,7 +447,7 @@ class TableFrame(widgets.VBox):
         self.table_area = widgets.VBox(self.build_table())
         self.table_area.add_class("hk-area")
         self.children = [widgets.HTML(style_html()), self.setup, self.status, self.table_area, self.message]
-        self.children += (self._build_controls(), self.score_panel, self._build_share())
+        self.children += (self._build_controls(), self.score_panel, self._build_share(), TableAccess())
         self.add_class("hk")
         self.add_class("hk-table")
 

@@ -41,6 +41,12 @@ WIDGET_CSS = """
 .hk-table .hk-panel details { margin: 1px 0; }
 .hk-table .hk-panel summary { cursor: pointer; }
 .hk-table .hk-panel summary .hk-how { color: #555; font-size: .85em; }
+.hk-table button:focus-visible, .hk-table .jupyter-button.hk-card:focus-visible, .hk-table .hk-area:focus-visible {
+  outline: 3px solid #1747a6; outline-offset: 2px; box-shadow: 0 0 0 6px #fff; z-index: 1; }
+.hk-skip { position: absolute; left: -9999px; top: 0; z-index: 1000; padding: 8px 12px; background: #1747a6;
+  color: #fff; font-weight: 700; }
+.hk-skip:focus { left: 8px; top: 8px; }
+.hk-table .hk-share { gap: 2px; padding-top: 4px; border-top: 1px solid #ddd; }
 """
 
 
