@@ -30,6 +30,12 @@ Decisions of hatskit where neither the rulebook nor docs/rulings.md speak:
 - An action counts towards the S5 draw when both sides had exactly two hatted
   pieces before it; the counters (``endgame_actions``, White's then Black's) and
   the run of empty turns (``empty_turns``) are part of every position.
+- A quiet game ends too: when 80 actions in a row (20 turns a side) take no
+  hat, the game is a draw, whatever the hats left [S5, a hatskit decision]. The
+  rulebook only ends a stalled game at two hatted pieces a side; without this, a
+  side guarding its last hats in a corner could make a game last for ever. An
+  event warns 20 actions before. The count (``quiet_actions``) is part of every
+  position.
 - A position may leave pieces out (exercise positions), but never holds more
   than 8 pieces of a side. The seed is kept in records but Sombrero uses no chance.
 - The fields the rules derive must agree with them. A finished game (S2, S4,
@@ -86,6 +92,8 @@ WHITE, BLACK = 0, 1
 SIDES = ("white", "black")
 SEAT_NAMES = ("White", "Black")
 ENDGAME_ACTIONS = 20
+QUIET_ACTIONS = 80  # actions in a row without a hat taken that draw the game (S5, a hatskit decision)
+QUIET_WARNING = QUIET_ACTIONS - 20
 EMPTY = 0
 # A square holds EMPTY or a piece code; a hatted code plus one is the same side's hatless code.
 HATTED = (1, 3)
@@ -296,6 +304,7 @@ class SombreroState(TurnBased):
     endgame_actions: list[int] = field(default_factory=lambda: [0, 0])
     empty_turns: int = 0
     last_captures: list[int] = field(default_factory=list)
+    quiet_actions: int = 0
 
     # -- the contract ---------------------------------------------------
 
@@ -316,6 +325,7 @@ class SombreroState(TurnBased):
             list(self.endgame_actions),
             self.empty_turns,
             list(self.last_captures),
+            self.quiet_actions,
         )
 
     def legal_moves(self, seat: int | None = None) -> list[SombreroMove]:
@@ -338,6 +348,7 @@ class SombreroState(TurnBased):
         events += self._move_and_capture(move, seat)
         self.empty_turns = 0
         self.actions_left -= 1
+        self.quiet_actions = 0 if self.last_captures else self.quiet_actions + 1
         if counted:
             self.endgame_actions[seat] += 1
         return events + self._after_action(counted)
@@ -407,6 +418,9 @@ class SombreroState(TurnBased):
             events.append(
                 Event("Both sides have two hatted pieces: after 20 more actions each it is a draw (S5)", "S5")
             )
+        if self.quiet_actions == QUIET_WARNING:
+            warning = f"No hat taken in {QUIET_WARNING} actions: if the next {QUIET_ACTIONS - QUIET_WARNING} take none"
+            events.append(Event(f"{warning}, the game is a draw (S5)", "S5"))
         if self.actions_left == 0:
             return events + self._next_turn()
         return events + self._skip_if_stuck()
@@ -465,6 +479,9 @@ class SombreroState(TurnBased):
             return Outcome((), reason), "S5"
         if self.empty_turns >= 2:
             return Outcome((), "draw: two turns in a row passed without any action (S2)"), "S2"
+        if self.quiet_actions >= QUIET_ACTIONS:
+            reason = f"draw: {QUIET_ACTIONS} actions in a row ({QUIET_ACTIONS // 4} turns a side) took no hat (S5)"
+            return Outcome((), reason), "S5"
         return None
 
     def outcome(self) -> Outcome | None:
@@ -502,6 +519,7 @@ class SombreroState(TurnBased):
             "endgame_counting": self.endgame_counting(),
             "endgame_actions": list(self.endgame_actions),
             "empty_turns": self.empty_turns,
+            "quiet_actions": self.quiet_actions,
             "options": options_dict(self.options),
             "outcome": None if ending is None else ending.reason,
             "position": self.position(),  # all of it is public: what a bot loads to think
@@ -521,6 +539,7 @@ class SombreroState(TurnBased):
             "endgame_actions": list(self.endgame_actions),
             "empty_turns": self.empty_turns,
             "last_captures": [square_name(square) for square in self.last_captures],
+            "quiet_actions": self.quiet_actions,
         }
 
 
@@ -555,6 +574,7 @@ def load_position(data: Mapping[str, Any]) -> SombreroState:
         endgame_actions=_counters(data),
         empty_turns=whole_number(data.get("empty_turns", 0), "field 'empty_turns'", 0, 2),
         last_captures=_last_captures(data, board),
+        quiet_actions=whole_number(data.get("quiet_actions", 0), "field 'quiet_actions'", 0, QUIET_ACTIONS),
     )
     _set_turn(state, data)
     return state
@@ -644,8 +664,10 @@ def _check_empty_turns(state: SombreroState) -> None:
 
 
 def _check_last_captures(state: SombreroState) -> None:
-    """The hats the last action took belong to the side that did not make it (S3)."""
+    """The hats the last action took belong to the side that did not make it (S3), and reset the quiet count."""
     assert state.turn is not None
+    if state.last_captures and state.quiet_actions:
+        raise RecordError("field 'quiet_actions' must be 0: the last action took a hat (S5)")
     actor = 1 - state.turn if state.actions_left == 2 and state.empty_turns == 0 else state.turn
     if any(OWNER[state.board[square]] == actor for square in state.last_captures):
         raise RecordError(

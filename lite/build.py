@@ -316,7 +316,8 @@ def write_settings(preload: list[str]) -> None:
     config_data = {"disabledExtensions": DISABLED_EXTENSIONS, "litePluginSettings": {KERNEL_PLUGIN: kernel}}
     site = {"jupyter-lite-schema-version": 0, "jupyter-config-data": config_data}
     (LITE_DIR / "jupyter-lite.json").write_text(json.dumps(site, indent=1) + "\n")
-    voila = json.loads((REPO / "voila.json").read_text())["VoilaConfiguration"]  # the pages look as `make app`'s do
+    # the pages look as `make app`'s do
+    voila = json.loads((REPO / "config" / "voila.json").read_text())["VoilaConfiguration"]
     build = {"VoilaConfiguration": voila, "LiteBuildConfig": {"no_sourcemaps": True}}
     (LITE_DIR / "jupyter_lite_config.json").write_text(json.dumps(build, indent=1) + "\n")
 

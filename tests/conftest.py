@@ -20,6 +20,18 @@ STARTUP_SECONDS = 90
 VOILA_CELL_ERROR = "There was an error when executing cell"  # shown, tracebacks hidden, for a failed cell
 
 
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Groups for `make test`'s two pytest-xdist workers (``--dist loadgroup``): every browser test in one group,
+    run in order by one worker while the other takes the rest, and each notebook's cells in a group of their own,
+    since nbval runs them one after another in one kernel."""
+    browser = REPO / "tests" / "browser"
+    for item in items:
+        if item.path.is_relative_to(browser):
+            item.add_marker(pytest.mark.xdist_group("browser"))
+        elif item.path.suffix == ".ipynb":
+            item.add_marker(pytest.mark.xdist_group(item.path.name))
+
+
 @dataclass(frozen=True)
 class Server:
     """A server process started by a test: its base URL and the file its output goes to."""

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 from typing import Any
 
 import pytest
@@ -14,7 +15,7 @@ from hatskit.core import Game
 from hatskit.render.sombrero import board_html
 from hatskit.sombrero import Jump, Step, load_position, parse_move
 
-QUICK = 0.05  # seconds for the strong bot: enough for legal moves, keeps the file fast
+QUICK = 2_000  # positions the strong bot may search: enough for legal moves, keeps the file fast
 
 
 def board(
@@ -271,6 +272,58 @@ def test_s5_counters_belong_to_a_two_against_two_ending() -> None:
         board(white=("a1", "a8", "b8"), black=("h1", "h8"), endgame_actions=[3, 3])
 
 
+# ---------------------------------------------------------------- quiet games (S5, a hatskit decision)
+
+FORTRESS = {"white": ("a1", "b1", "a2", "d5", "e5"), "black": ("h8", "g8", "h7")}
+
+
+def test_a_quiet_game_warns_twenty_actions_before_its_draw() -> None:
+    game = board(**FORTRESS, quiet_actions=59)
+    events = texts(game.play("d5-d4"))
+    assert events[-1] == "No hat taken in 60 actions: if the next 20 take none, the game is a draw (S5)"
+    assert game.position()["quiet_actions"] == 60 and not game.is_over
+
+
+def test_eighty_actions_without_a_hat_taken_draw_whatever_the_hats_left() -> None:
+    game = board(**FORTRESS, quiet_actions=79)
+    events = texts(game.play("d5-d4"))
+    assert events[-1] == "draw: 80 actions in a row (20 turns a side) took no hat (S5)"
+    assert game.outcome().is_draw and game.to_move is None
+
+
+def test_taking_a_hat_starts_the_quiet_count_again() -> None:
+    game = board(white=("b2", "d4", "h1"), black=("c3", "h8", "g8", "a8"), quiet_actions=70)
+    assert texts(game.play("d4-d3")) and game.position()["quiet_actions"] == 71
+    assert "c3 lost its hat" in texts(game.play("d3-d4"))[1]  # b2 and d4 flank c3 on the diagonal (S3)
+    assert game.position()["quiet_actions"] == 0
+
+
+@pytest.mark.parametrize(
+    ("fields", "message"),
+    [
+        ({"quiet_actions": 81}, "'quiet_actions'"),
+        ({"quiet_actions": -1}, "'quiet_actions'"),
+        ({"quiet_actions": "many"}, "'quiet_actions'"),
+        ({"quiet_actions": 80}, "the game is over"),
+    ],
+)
+def test_a_quiet_count_the_rules_cannot_give_is_refused(fields: dict[str, Any], message: str) -> None:
+    with pytest.raises(hatskit.RecordError, match=re.escape(message)):
+        board(**FORTRESS, **fields)
+
+
+def test_a_hat_just_taken_leaves_no_quiet_count() -> None:
+    with pytest.raises(hatskit.RecordError, match="'quiet_actions' must be 0: the last action took a hat"):
+        board(
+            white=("b2", "d4", "h1"),
+            black=("h8", "g8", "a8"),
+            black_hatless=("c3",),
+            to_move="black",
+            last_captures=["c3"],
+            quiet_actions=5,
+        )
+
+
 # ---------------------------------------------------------------- notation
 
 
@@ -384,7 +437,7 @@ def test_bots_return_legal_moves_for_both_actions_of_a_turn(jump_captures: bool)
     game = hatskit.new_game("sombrero", jump_captures=jump_captures)
     for kind in ("random", "greedy", "strong"):
         bot = make_bot("sombrero", kind, seed=3)
-        bot.budget = QUICK
+        bot.nodes = QUICK
         for _ in range(4):
             move = bot.choose(game.seat_view(game.to_move))
             assert game.why_illegal(move) is None
@@ -395,12 +448,12 @@ def test_bots_play_the_second_action_they_planned() -> None:
     for kind in ("greedy", "strong"):
         game = board(white=("a1", "e5", "b8"), black=("c7", "d6", "h8", "h1"))
         bot = make_bot("sombrero", kind, seed=1)
-        bot.budget = QUICK
+        bot.nodes = QUICK
         first = bot.hint(game.seat_view(game.to_move))
         game.play(first.move)
         second = bot.hint(game.seat_view(game.to_move))
-        assert second.reason == f"completes the planned turn: {first.reason}"
-        assert f"{first.move} then {second.move}" in first.reason
+        assert second.detail == first.detail
+        assert f"{first.move} then {second.move}" in first.detail
         assert game.why_illegal(second.move) is None
 
 
@@ -423,7 +476,7 @@ def test_greedy_and_strong_take_a_winning_action(pieces: dict[str, Any], winning
     for kind in ("greedy", "strong"):
         game = board(**pieces)
         bot = make_bot("sombrero", kind, seed=2)
-        bot.budget = QUICK
+        bot.nodes = QUICK
         game.play(bot.choose(game.seat_view(game.to_move)))
         assert [str(move) for move in game.history] == [winning]
         assert game.outcome() == hatskit.Outcome((0,), "White wins: Black has only one hatted piece left (S4)")
@@ -432,7 +485,12 @@ def test_greedy_and_strong_take_a_winning_action(pieces: dict[str, Any], winning
 def test_strong_hint_explains_the_whole_turn() -> None:
     game = board(white=("a1", "e5", "b8"), black=("c7", "d6", "h8", "h1"))
     bot = make_bot("sombrero", "strong", seed=1)
-    bot.budget = QUICK
+    bot.nodes = QUICK
     hint = bot.hint(game.seat_view(game.to_move))
-    assert hint.reason.startswith(f"plays {hint.move}")
-    assert "after this turn: hats" in hint.reason
+    assert hint.reason.startswith("this step" if isinstance(hint.move, Step) else "this hat jump")
+    assert f"planned the turn {hint.move}" in hint.detail and "positions" in hint.detail
+
+
+def test_the_board_shows_the_quiet_count_in_its_last_twenty_actions() -> None:
+    assert "no hat taken" not in board_html(board(**FORTRESS, quiet_actions=59).state)
+    assert "no hat taken for 60/80 actions (S5)" in board_html(board(**FORTRESS, quiet_actions=60).state)

@@ -1,7 +1,7 @@
 // Keyboard and screen-reader help for a hatskit table (one per table, drawn as nothing).
 //
-// ipywidgets' buttons are named by their text, so a card reads "♥5" or a square "△" and an
-// empty square nothing. Their tooltip already says what they are ("♥5 in your hand",
+// ipywidgets' buttons are named by their text, so a card reads its symbol and value or a square "△" and an
+// empty square nothing. Their tooltip already says what they are ("<card> in your hand",
 // "e4: White, hatted"), so each button of the table is named by its tooltip (aria-label), and a
 // picked-up card or piece says so (aria-pressed). The message line is a live region, the move
 // slider is named. The first table of the page gets a skip link, the page's first stop.
@@ -30,6 +30,9 @@ function label(table) {
     if (!handle.getAttribute("aria-label")) handle.setAttribute("aria-label", "move number in the game's history");
   }
   rove(table);
+  const now = table.querySelector(".hk-movelist [aria-current]");
+  const list = now && now.closest(".hk-movepanel");
+  if (list) list.scrollTop = Math.max(0, now.offsetTop - list.offsetTop - list.clientHeight / 2);
 }
 
 function squares(grid) {

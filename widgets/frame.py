@@ -56,7 +56,7 @@ import ipywidgets as widgets
 
 from hatskit.bots import Bot, make_bot
 from hatskit.core import Game
-from hatskit.render.common import event_html, score_panel_html
+from hatskit.render.common import event_html, move_list_html, score_panel_html
 from widgets.access import TableAccess
 from widgets.clipboard import Clipboard
 from widgets.links import LinkError, game_from_code, link_query, position_code, seats_for, table_from_query
@@ -305,6 +305,7 @@ class TableFrame(widgets.VBox):
         self._sync_controls()
         self.status.value = html.escape(self._status_text(shown))
         self.score_panel.value = score_panel_html(shown.score(), shown.outcome())
+        self.move_list.value = move_list_html(self.game.events[: self.game.ply], self.shown_ply)
         self.show_table(shown.view(self.viewer))
 
     def narrate(self) -> None:
@@ -444,10 +445,15 @@ class TableFrame(widgets.VBox):
         self.status = html_line("hk-status")
         self.message = html_line("hk-message")
         self.score_panel = html_line("hk-scorepanel")
+        self.move_list = html_line("hk-movepanel")
         self.table_area = widgets.VBox(self.build_table())
         self.table_area.add_class("hk-area")
-        self.children = [widgets.HTML(style_html()), self.setup, self.status, self.table_area, self.message]
-        self.children += (self._build_controls(), self.score_panel, self._build_share(), TableAccess())
+        side = widgets.VBox([self.move_list, self.score_panel])
+        side.add_class("hk-side")
+        play = widgets.HBox([self.table_area, side])  # side by side on a wide screen, one above the other on a phone
+        play.add_class("hk-play")
+        self.children = [widgets.HTML(style_html()), self.setup, self.status, play, self.message]
+        self.children += (self._build_controls(), self._build_share(), TableAccess())
         self.add_class("hk")
         self.add_class("hk-table")
 

@@ -31,8 +31,8 @@ from urllib.parse import quote
 import ipywidgets as widgets
 
 from hatskit.render.common import escape
-from hatskit.render.sombrero import piece_svg
-from hatskit.sombrero import BLACK, ENDGAME_ACTIONS, FILES, SIDES, WHITE, Jump, Step, parse_square, square_name
+from hatskit.render.sombrero import draw_counts, piece_svg
+from hatskit.sombrero import BLACK, FILES, SIDES, WHITE, Jump, Step, parse_square, square_name
 from widgets.frame import TableFrame, html_line, named_button, set_marks
 
 SEATS = (WHITE, BLACK)
@@ -211,18 +211,13 @@ class SombreroTable(TableFrame):
         return taken & {name for name, piece in view["board"].items() if not piece["hatted"]}
 
     def _turn_text(self, view: dict[str, Any]) -> str:
-        """Whose turn and which of its two actions comes next (S2), the hats each side has, the S5 count."""
+        """Whose turn and which of its two actions comes next (S2), the hats each side has, the draw counts."""
         names = view["names"]
         hats = f"hats: {names[WHITE]} {view['hats'][WHITE]}, {names[BLACK]} {view['hats'][BLACK]}"
         if view["to_move"] is None:
             return f"The game is over · {hats}"
         parts = [f"{self.seat_label(view['to_move'])}, action {3 - view['actions_left']} of 2", hats]
-        if view["endgame_counting"]:
-            white, black = view["endgame_actions"]
-            parts.append(
-                f"S5 draw count: {names[WHITE]} {white}/{ENDGAME_ACTIONS}, {names[BLACK]} {black}/{ENDGAME_ACTIONS}"
-            )
-        return " · ".join(parts)
+        return " · ".join(parts + draw_counts(view))
 
     def _view(self) -> dict[str, Any]:
         return self.shown().view(self.viewer)

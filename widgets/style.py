@@ -17,10 +17,11 @@ from hatskit.render.common import style_tag
 WIDGET_CSS = """
 .hk-table { font-family: system-ui, sans-serif; gap: 4px; }
 .hk-table .jupyter-button.hk-card { width: 2.8em; height: 3.8em; padding: 0; margin: 2px;
-  border: 2px solid #444; border-radius: 6px; background: #fffdf6; font-size: 1.1em; font-weight: 700;
+  border: 2px solid #444; border-radius: 6px; background: #fffdf6; font-size: 1.3em; font-weight: 700;
   white-space: pre-line; line-height: 1.15; box-shadow: none; }
 .hk-table .jupyter-button.hk-card:disabled { opacity: 1; cursor: default; }
-.hk-table .jupyter-button.hk-facedown { opacity: .45; }
+.hk-table .jupyter-button.hk-facedown { background: repeating-linear-gradient(135deg, #fffdf6 0 6px, #ddd9cc 6px 8px);
+  border-style: dashed; text-decoration: line-through; }
 .hk-table .jupyter-button.hk-legal { border: 3px dashed #1b7a2e; background: #eefbe9; }
 .hk-table .jupyter-button.hk-selected { border: 4px double #b8860b; background: #fff1b8; }
 .hk-table .jupyter-button.hk-hint { outline: 3px dotted #d35400; outline-offset: 2px; }
@@ -41,15 +42,38 @@ WIDGET_CSS = """
 .hk-table .hk-panel details { margin: 1px 0; }
 .hk-table .hk-panel summary { cursor: pointer; }
 .hk-table .hk-panel summary .hk-how { color: #555; font-size: .85em; }
-.hk-table button:focus-visible, .hk-table .jupyter-button.hk-card:focus-visible, .hk-table .hk-area:focus-visible {
+/* The focus ring: 3 px of dark blue in a white halo, on every card and square whatever its marks, on
+   keyboard and mouse focus alike (beats ipywidgets' 1 px `.jupyter-button:focus:enabled`). */
+.hk-table.hk :is(button, .jupyter-button):is(:focus, :focus-visible), .hk-table.hk .hk-area:focus-visible {
   outline: 3px solid #1747a6; outline-offset: 2px; box-shadow: 0 0 0 6px #fff; z-index: 1; }
 .hk-skip { position: absolute; left: -9999px; top: 0; z-index: 1000; padding: 8px 12px; background: #1747a6;
   color: #fff; font-weight: 700; }
 .hk-skip:focus { left: 8px; top: 8px; }
 .hk-table .hk-share { gap: 2px; padding-top: 4px; border-top: 1px solid #ddd; }
+.hk-table .widget-hbox { flex-wrap: wrap; }
+.hk-table .hk-play { gap: 8px 18px; align-items: flex-start; justify-content: center; }
+.hk-table .hk-play > .hk-area { flex: 1 1 26em; min-width: 0; align-items: center; }
+.hk-table .hk-side { flex: 0 1 22em; min-width: 0; padding-left: 10px; border-left: 3px solid #ddd; }
+.hk-table .hk-movepanel { max-height: 18em; overflow-y: auto; font-size: .9em; }
+.hk-table .jupyter-button { flex-shrink: 0; }
+.hk-table .widget-hslider { min-width: 12em; max-width: 100%; }
+.hk-table .widget-text { max-width: 100%; }
+"""
+
+# The dark theme (``?theme=dark``, or Voilà's theme setting): cards stay light, as cards are; what sits on
+# the page takes dark backgrounds and light text, so every text keeps its WCAG AA contrast.
+DARK_CSS = """
+body[data-jp-theme-light="false"] .hk-table .hk-message { background: #2b2b2b; border-left-color: #aaa; }
+body[data-jp-theme-light="false"] .hk-table .hk-message.hk-error { color: #ff9e9e; border-left-color: #ff9e9e; }
+body[data-jp-theme-light="false"] :is(.hk-poslabel, .hk-rule, .hk-how, .hk-pos small, .hk-ho-note, .hk-sb-label,
+  .hk-race-note, .hk-race-caption, .hk-count small) { color: #c8c8c8; }
+body[data-jp-theme-light="false"] .hk-score tr.hk-total td { background: #3a3a3a; }
+body[data-jp-theme-light="false"] .hk-movelist li.hk-last { background: #574400; }
+body[data-jp-theme-light="false"] .hk-score :is(th, td) { border-color: #666; }
+body[data-jp-theme-light="false"] .hk-table .hk-standin { color: #f0c46a; }
 """
 
 
 def style_html() -> str:
     """Both style sheets as <style> elements, for one HTML widget inside a view."""
-    return f"{style_tag()}<style>{WIDGET_CSS}</style>"
+    return f"{style_tag()}<style>{WIDGET_CSS}{DARK_CSS}</style>"

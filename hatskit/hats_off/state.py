@@ -508,8 +508,6 @@ class HatsOffState(SeededDraws):
             "players": self.players,
             "names": list(self.seat_names()),
             "options": options_dict(self.options),
-            "seed": self.seed,
-            "draws": self.draws,
             "phase": self.phase,
             "acting": list(self.acting),
             "flipper": self.flipper,

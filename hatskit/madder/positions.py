@@ -14,6 +14,7 @@ from hatskit.madder.moves import SEAT_NAMES
 from hatskit.madder.state import (
     ABILITY,
     EXERCISE,
+    HAND_SIZE,
     LINE_SIZE,
     OVER,
     PHASES,
@@ -145,7 +146,8 @@ class _Reader:
     def haberdashers(self, data: Mapping[str, Any]) -> list[str]:
         names = _field(data, "haberdashers", list)
         known = self.cards.haberdasher_names()
-        if len(names) != self.players or len(set(names)) != self.players or not set(names) <= set(known):
+        named = all(isinstance(name, str) for name in names)
+        if not named or len(names) != self.players or len(set(names)) != self.players or not set(names) <= set(known):
             raise RecordError(
                 f"field 'haberdashers' must give each of the {self.players} players a different one of "
                 f"{', '.join(known)}, not {names!r}"
@@ -223,8 +225,20 @@ def _check_to_move(state: MadderState) -> None:
         return
     if not isinstance(turn, int) or isinstance(turn, bool) or not 0 <= turn < state.players:
         raise RecordError(f"field 'to_move' must be a seat from 0 to {state.players - 1}, not {turn!r}")
-    if state.phase == PLAY and not state.hands[turn]:
-        raise RecordError(f"field 'hands': {SEAT_NAMES[turn]} is to play a hat and holds none (M3)")
+    _check_hand_sizes(state)
+
+
+def _check_hand_sizes(state: MadderState) -> None:
+    """During the turns a hand never shrinks below the deal: each play is followed by a hat from the line (M3)."""
+    if state.phase not in (PLAY, ABILITY):
+        return
+    for seat, hand in enumerate(state.hands):
+        least = HAND_SIZE[state.players] - (state.phase == ABILITY and seat == state.turn)
+        if len(hand) < least:
+            raise RecordError(
+                f"field 'hands': {SEAT_NAMES[seat]} holds {len(hand)} hats; during the turns every hand holds at "
+                f"least {least} (each play is followed by a hat from the line, M3)"
+            )
 
 
 def _check_ability(state: MadderState) -> None:

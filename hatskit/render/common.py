@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import html
+from collections.abc import Sequence
 
 from hatskit.core import Event, Outcome, ScoreSheet
 
@@ -12,14 +13,16 @@ CSS = """
 .hk { font-family: system-ui, sans-serif; }
 .hk-card { display: inline-flex; flex-direction: column; align-items: center; justify-content: center;
   width: 2.6em; height: 3.6em; margin: 2px; border: 2px solid #444; border-radius: 6px;
-  background: #fffdf6; font-weight: 700; font-size: 1.05em; line-height: 1.1; vertical-align: top; }
+  background: #fffdf6; color: #222; font-weight: 700; font-size: 1.05em; line-height: 1.1; vertical-align: top; }
 .hk-card .hk-kind { font-size: 1.3em; }
 .hk-back { background: repeating-linear-gradient(45deg, #2b3a67, #2b3a67 4px, #3d4f88 4px, #3d4f88 8px);
   color: #fff; }
-.hk-facedown { opacity: .45; }
-.hk-k-star { color: #a86b00; } .hk-k-spade { color: #111; } .hk-k-heart { color: #c0152f; }
+.hk-facedown { background: repeating-linear-gradient(135deg, #fffdf6 0 6px, #ddd9cc 6px 8px);
+  border-style: dashed; text-decoration: line-through; }
+.hk-k-star { color: #8a5700; } .hk-k-spade { color: #111; } .hk-k-heart { color: #c0152f; }
 .hk-k-club { color: #1b7a2e; } .hk-k-diamond { color: #1f4fb8; } .hk-k-flower { color: #8a2be2; }
 .hk-k-helm { color: #00707a; }
+.hk-blackhat { background: #1d1d1d; color: #fff; border-color: #000; }
 .hk-score { border-collapse: collapse; margin: 4px 0; }
 .hk-score th, .hk-score td { border: 1px solid #ccc; padding: 2px 8px; text-align: left; }
 .hk-score td.hk-pts, .hk-score th.hk-pts { text-align: right; }
@@ -28,6 +31,9 @@ CSS = """
 .hk-label { min-width: 7em; font-weight: 600; }
 .hk-pos { display: inline-flex; flex-direction: column; align-items: center; }
 .hk-pos small { color: #555; }
+.hk-movelist { margin: 0; padding-left: 2.4em; }
+.hk-movelist li.hk-last { font-weight: 700; background: #fff1b8; }
+.hk-movelist li.hk-last::after { content: " ◀"; }
 """
 
 # The short name of every ruling id (docs/rulings.md explains each one).
@@ -150,13 +156,30 @@ def score_panel_html(sheet: ScoreSheet, outcome: Outcome | None) -> str:
     return f'<div class="hk hk-panel"><div class="hk-lead">{lead}</div>{"".join(folds)}</div>'
 
 
+def move_list_html(plies: Sequence[Sequence[Event]], shown: int) -> str:
+    """The game's moves as a numbered list, each told by its events (public words only, as the message
+    line tells them); the move that led to the shown position is marked (bold, a ◀, aria-current)."""
+    marked = ' class="hk-last" aria-current="step"'
+    items = [
+        f"<li{marked if number == shown else ''}>{'; '.join(event_html(event) for event in events) or 'a move'}</li>"
+        for number, events in enumerate(plies, start=1)
+    ]
+    body = f'<ol class="hk-movelist">{"".join(items)}</ol>' if items else "<div>No moves yet.</div>"
+    return f'<div class="hk hk-panel"><div class="hk-lead"><b>Moves</b></div>{body}</div>'
+
+
 def _player_fold(sheet: ScoreSheet, seat: int, name: str, total: int) -> str:
     """One player's total, opening onto the lines that make it up."""
     rows = "".join(
-        f'<tr><td>{escape(line.category)}</td><td class="hk-pts">{line.points}</td>'
+        f'<tr><td>{escape(_round_prefix(line.round) + line.category)}</td><td class="hk-pts">{line.points}</td>'
         f"<td>{escape(line.explanation)}</td></tr>"
         for line in sheet.lines_of(seat)
     )
     head = '<tr><th>category</th><th class="hk-pts">points</th><th>why</th></tr>'
     summary = f'<summary class="hk-total">{escape(name)}: {total} <span class="hk-how">how?</span></summary>'
     return f'<details>{summary}<table class="hk-score">{head}{rows}</table></details>'
+
+
+def _round_prefix(round_number: int | None) -> str:
+    """ "round 2 · " before a line of a game played in rounds, nothing otherwise."""
+    return "" if round_number is None else f"round {round_number} · "

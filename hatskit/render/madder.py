@@ -17,7 +17,7 @@ from hatskit.render.common import back_html, escape, style_tag
 
 STYLE = """
 .hk-hat { width: 4.4em; font-size: .85em; }
-.hk-hat .hk-prem { color: #a86b00; }
+.hk-hat .hk-prem { color: #8a5700; }
 .hk-s-0 { background: #fde8e8; } .hk-s-1 { background: #e6eefc; } .hk-s-2 { background: #e8f6ea; }
 .hk-s-3 { background: #fff4d6; } .hk-s-4 { background: #efe6fa; } .hk-s-5 { background: #e3f5f6; }
 .hk-s-6 { background: #f6ece2; } .hk-s-7 { background: #ececec; }
@@ -45,6 +45,11 @@ def hat_html(hat: str, cards: CardSet, extra_class: str = "") -> str:
         f'<span class="hk-card hk-hat {colour} {extra_class}" title="{label}" aria-label="{label}">'
         f"<span>{escape(style)}</span>{star}</span>"
     )
+
+
+def hats_row_html(hats: Sequence[str], cards: CardSet) -> str:
+    """A row of face-up hats with the style sheets, for a page that shows nothing else (a notebook's card list)."""
+    return f'{style_tag()}<style>{STYLE}</style><div class="hk">{_hats(hats, cards)}</div>'
 
 
 def line_html(line: Sequence[str], cards: CardSet, deck_size: int) -> str:

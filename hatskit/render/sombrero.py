@@ -8,10 +8,21 @@ light discs, Black's dark ones; every square carries a title such as
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
+from typing import Any
 
 from hatskit.render.common import escape, style_tag
-from hatskit.sombrero import ENDGAME_ACTIONS, FILES, HATTED, OWNER, SEAT_NAMES, SombreroState, square_name
+from hatskit.sombrero import (
+    ENDGAME_ACTIONS,
+    FILES,
+    HATTED,
+    OWNER,
+    QUIET_ACTIONS,
+    QUIET_WARNING,
+    SEAT_NAMES,
+    SombreroState,
+    square_name,
+)
 
 STYLE = """
 .hk-sb-board { border-collapse: collapse; margin: 4px 0; }
@@ -89,11 +100,19 @@ def status_text(state: SombreroState) -> str:
     seat = state.to_move
     assert seat is not None, "a game without an outcome has a side to move"
     actions = "2 actions" if state.actions_left == 2 else "1 action"
-    text = f"{SEAT_NAMES[seat]} to move, {actions} left · {hats}"
-    if state.endgame_counting():
-        white, black = state.endgame_actions
-        text += f" · S5 draw count: White {white}/{ENDGAME_ACTIONS}, Black {black}/{ENDGAME_ACTIONS}"
-    return text
+    return " · ".join([f"{SEAT_NAMES[seat]} to move, {actions} left", hats, *draw_counts(state.view(None))])
+
+
+def draw_counts(view: Mapping[str, Any]) -> list[str]:
+    """The draw counts a player should watch: S5's at two hats a side, and the quiet count's last 20 actions."""
+    counts = []
+    names = view["names"]
+    if view["endgame_counting"]:
+        white, black = view["endgame_actions"]
+        counts.append(f"S5 draw count: {names[0]} {white}/{ENDGAME_ACTIONS}, {names[1]} {black}/{ENDGAME_ACTIONS}")
+    if view["quiet_actions"] >= QUIET_WARNING:
+        counts.append(f"no hat taken for {view['quiet_actions']}/{QUIET_ACTIONS} actions (S5)")
+    return counts
 
 
 def table_html(state: SombreroState, seat: int | None = None) -> str:

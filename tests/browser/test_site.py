@@ -179,7 +179,9 @@ def test_sombrero_page_plays_a_step_by_clicks(local_page: Page, site_url: str) -
     expect(table.locator('button.hk-selected[title^="e1:"]')).to_be_visible(timeout=CLICK_MS)
     table.locator('button[title^="e2:"]').click()
     expect(table.locator(".hk-message")).to_contain_text("White stepped e1-e2", timeout=BOOT_MS)
-    expect(table.locator('button[title^="e2:"]')).to_have_attribute("title", "e2: White, hatted")
+    expect(table.locator('button[title^="e2:"]')).to_have_attribute(
+        "title", "e2: White, hatted; e1-e2 went here in the last move"
+    )
 
 
 def test_lab_opens_a_notebook_with_its_code_and_runs_it(local_page: Page, site_url: str) -> None:

@@ -95,7 +95,7 @@ def test_sombrero_board_shows_pieces_and_plays_a_step_by_keyboard(open_table: Op
     square(table, "e2").press("Enter")
     expect(table.locator(".hk-message")).to_contain_text("White stepped e1-e2")
     expect(table.locator(".hk-sb-turn")).to_contain_text("action 2 of 2")
-    expect(square(table, "e2")).to_have_attribute("title", "e2: White, hatted")
+    expect(square(table, "e2")).to_have_attribute("title", "e2: White, hatted; e1-e2 went here in the last move")
 
 
 def test_sombrero_illegal_step_says_why_and_changes_nothing(

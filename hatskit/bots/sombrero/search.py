@@ -1,47 +1,56 @@
-"""Sombrero bots that plan whole turns: a one-turn ``greedy`` and an alpha-beta ``strong``.
+"""The strong Sombrero bot's search: bitboards, the evaluation and alpha-beta over whole turns.
 
-A Sombrero turn is two actions by the same side (S2), so both bots choose a
-whole turn, play its first action and remember the second: the next call plays
-it if the position is the one they planned for (else they plan afresh). Both
-work on the engine's fast core (:func:`hatskit.sombrero.perform` and
-:func:`~hatskit.sombrero.take_back` on a plain board list), never on copies of
-the state; the strong bot adds bitboards to find capture squares quickly.
+Everything works on the engine's fast core (:func:`hatskit.sombrero.perform`
+and :func:`~hatskit.sombrero.take_back` on a plain board list), never on copies
+of the state; bitboards find capture squares quickly.
 
-The strong bot's evaluation, from the side about to act, whose terms a hint shows:
+The evaluation, from the side about to act (its terms go into a hint's detail):
 
 - **hats**: its hatted pieces minus the opponent's (S4 counts hats);
 - **threat**: the most hats it could take in its coming turn by reaching a
   capture square with one action or two steps (S3);
 - **danger**: the same for the opponent, who acts after it;
-- **mobility**: its possible steps minus the opponent's.
+- **mobility**: its possible steps minus the opponent's;
+- **closeness**: how near its hatted pieces stand to the opponent's hatted
+  pieces, minus the same for the opponent: what makes a side with nothing to
+  take walk towards something it could take later.
+
+The search is limited by the number of positions it looks at, not by time, so
+the same position always gets the same answer (hints in a notebook repeat).
+It also knows the positions the game has already been through: ending a turn
+in one of them costs :data:`REPEAT_COST` for each earlier time, so a side
+shuffles back and forth only when every other turn is clearly worse. And the
+searching side, when it is not behind, counts :data:`PROGRESS` for every hat
+taken on the way, by either side (:meth:`TurnSearch.progress`): even trades
+look good to it, which moves a game towards S4 or S5.
+
+What it cannot do is end every game: a hatted piece in a corner can never be
+flanked (no square lies beyond it), nor one on an edge next to a friend in the
+corner, so a side down to two hats can hide them there and step out and back
+each turn; S1-S5 have no rule that ends such a game (see
+benchmarks/bench_sombrero.py ``--self-play``).
 """
 
 from __future__ import annotations
 
 import random
-import time
+from collections import Counter
 from collections.abc import Iterator
-from dataclasses import dataclass
 from typing import NamedTuple
 
-from hatskit.bots.base import Hint
-from hatskit.core import SeatView
 from hatskit.sombrero import (
     DIRECTIONS,
     EMPTY,
     ENDGAME_ACTIONS,
     HATLESS,
     HATTED,
-    SEAT_NAMES,
     Action,
-    SombreroMove,
     SombreroState,
     actions_of,
     flanked_runs,
+    has_action,
     hats_in_runs,
-    move_of,
     perform,
-    square_name,
     take_back,
 )
 
@@ -73,11 +82,10 @@ def _step(bits: int, shift: int, mask: int) -> int:
 
 
 def spread(bits: int) -> int:
-    """Every square next to one of ``bits``."""
-    around = 0
-    for shift, mask in _SHIFTS:
-        around |= ((bits << shift) if shift > 0 else (bits >> -shift)) & mask
-    return around
+    """Every square next to one of ``bits``: the sideways neighbours, then those and ``bits`` one rank up and down."""
+    sideways = ((bits << 1) & _FULL & ~_FILE_A) | ((bits >> 1) & ~_FILE_H)
+    row = bits | sideways
+    return (sideways | (row << 8) | (row >> 8)) & _FULL
 
 
 def _grow(seeds: int, within: int, shift: int, mask: int) -> int:
@@ -112,6 +120,30 @@ def _squares_in(bits: int) -> Iterator[int]:
         lowest = bits & -bits
         yield lowest.bit_length() - 1
         bits ^= lowest
+
+
+# ---------------------------------------------------------------- whole turns
+
+
+def turns(
+    board: list[int], seat: int, left: int, jump_captures: bool
+) -> Iterator[tuple[tuple[Action, ...], list[int]]]:
+    """Every way to play the rest of a turn, with the squares whose hats it takes.
+
+    ``board`` shows each turn's end as it is yielded and is restored when the
+    iteration finishes. A turn stops early when it wins (S4) or when no second
+    action exists (S2).
+    """
+    for action in actions_of(board, seat):
+        taken = perform(board, action, jump_captures)
+        seconds = actions_of(board, seat) if left == 2 and board.count(HATTED[1 - seat]) > 1 else []
+        if not seconds:
+            yield (action,), taken
+        for second in seconds:
+            more = perform(board, second, jump_captures)
+            yield (action, second), taken + more
+            take_back(board, second, more)
+        take_back(board, action, taken)
 
 
 # ---------------------------------------------------------------- evaluation
@@ -162,7 +194,24 @@ def reach(board: list[int], bits: list[int], seat: int, jump_captures: bool) -> 
     return Reach(best[0], best[1], best[2], best[3], steps)
 
 
-EVALUATION_WEIGHTS = (100, 70, -35, 2)  # hats, threat, danger, mobility
+def distance_sum(pieces: int, targets: int) -> int:
+    """The sum over ``pieces`` of each one's king-step distance to the nearest of ``targets`` (4 at most).
+
+    Counted ring by ring: a piece outside the squares within ``k`` steps of the
+    targets adds one for each such ring. Farther than 4 counts as 4: beyond
+    that, two turns of steps bring no capture within reach anyway.
+    """
+    total, near = 0, targets
+    for _ in range(4):
+        outside = pieces & ~near
+        if not outside or not near:
+            break
+        total += outside.bit_count()
+        near |= spread(near)
+    return total
+
+
+EVALUATION_WEIGHTS = (100, 70, -35, 2, 3)  # hats, threat, danger, mobility, closeness
 
 
 class Evaluation(NamedTuple):
@@ -172,153 +221,49 @@ class Evaluation(NamedTuple):
     threat: int
     danger: int
     mobility: int
+    closeness: int
 
     @property
     def total(self) -> int:
-        hats, threat, danger, mobility = EVALUATION_WEIGHTS
-        return hats * self.hats + threat * self.threat + danger * self.danger + mobility * self.mobility
-
-    def explain(self) -> str:
-        parts = ("hats", "threat", "danger", "mobility")
-        return ", ".join(
-            f"{name} {term:+d}×{weight}" for name, term, weight in zip(parts, self, EVALUATION_WEIGHTS, strict=True)
-        )
+        return sum(term * weight for term, weight in zip(self, EVALUATION_WEIGHTS, strict=True))
 
 
 def evaluate(board: list[int], bits: list[int], seat: int, jump_captures: bool) -> Evaluation:
     """How good ``board`` is for ``seat``, who is about to start a turn."""
     mine, theirs = reach(board, bits, seat, jump_captures), reach(board, bits, 1 - seat, jump_captures)
-    hats = bits[HATTED[seat]].bit_count() - bits[HATTED[1 - seat]].bit_count()
-    return Evaluation(hats, mine.two_actions, theirs.two_actions, mine.steps - theirs.steps)
-
-
-# ---------------------------------------------------------------- planning whole turns
-
-
-@dataclass(frozen=True)
-class Plan:
-    """A turn chosen by a bot: its actions and why."""
-
-    actions: tuple[Action, ...]
-    reason: str
-
-
-PositionKey = tuple[tuple[int, ...], int | None, int]
-
-
-def _position_key(state: SombreroState) -> PositionKey:
-    return tuple(state.board), state.turn, state.actions_left
-
-
-def _turn_text(state: SombreroState, actions: tuple[Action, ...]) -> str:
-    board = list(state.board)
-    moves = []
-    for action in actions:
-        moves.append(str(move_of(board, action)))
-        perform(board, action, state.options.jump_captures)
-    return " then ".join(moves)
-
-
-class TurnBot:
-    """Plays a planned turn action by action; subclasses say how to plan one."""
-
-    name = "turn"
-
-    def __init__(self, seed: int = 0) -> None:
-        self.rng = random.Random(seed)
-        self._pending: tuple[PositionKey, Hint] | None = None
-
-    def choose(self, seat_view: SeatView) -> SombreroMove:
-        return self.hint(seat_view).move
-
-    def hint(self, seat_view: SeatView) -> Hint:
-        """The next action of the planned turn, with the reason for the whole turn."""
-        state = seat_view.sample_world(self.rng)
-        assert isinstance(state, SombreroState) and state.turn is not None, "a Sombrero game in progress"
-        if self._pending is not None and self._pending[0] == _position_key(state):
-            return self._pending[1]
-        plan = self.plan(state)
-        first = move_of(state.board, plan.actions[0])
-        self._remember_rest(state, plan, first)
-        return Hint(first, plan.reason)
-
-    def _remember_rest(self, state: SombreroState, plan: Plan, first: SombreroMove) -> None:
-        self._pending = None
-        after = state.copy()
-        after.apply(first)
-        if len(plan.actions) > 1 and after.turn == state.turn:
-            second = move_of(after.board, plan.actions[1])
-            self._pending = _position_key(after), Hint(second, f"completes the planned turn: {plan.reason}")
-
-    def plan(self, state: SombreroState) -> Plan:
-        raise NotImplementedError
-
-
-# ---------------------------------------------------------------- greedy
-
-
-def turns(board: list[int], seat: int, left: int, jump_captures: bool) -> Iterator[tuple[tuple[Action, ...], int]]:
-    """Every way to play the rest of a turn, with the hats it takes; ``board`` shows each turn's end as it is yielded.
-
-    A turn stops early when it wins (S4) or when no second action exists (S2).
-    The board is restored when the iteration finishes.
-    """
-    for action in actions_of(board, seat):
-        taken = perform(board, action, jump_captures)
-        seconds = actions_of(board, seat) if left == 2 and board.count(HATTED[1 - seat]) > 1 else []
-        if not seconds:
-            yield (action,), len(taken)
-        for second in seconds:
-            more = perform(board, second, jump_captures)
-            yield (action, second), len(taken) + len(more)
-            take_back(board, second, more)
-        take_back(board, action, taken)
-
-
-class SombreroGreedy(TurnBot):
-    """Best one-turn gain: hats taken this turn minus the hats left exposed.
-
-    *Exposed* means the most hats the opponent could take with a single action
-    right after the turn. A turn that wins (S4) beats everything, the shortest
-    first. Equal gains are broken at random. Turns of the same length that
-    reach the same board are weighed once.
-    """
-
-    name = "greedy"
-
-    def plan(self, state: SombreroState) -> Plan:
-        seat, jump_captures = state.turn, state.options.jump_captures
-        assert seat is not None
-        board, best, seen = list(state.board), None, set()
-        for actions, taken in turns(board, seat, state.actions_left, jump_captures):
-            key = tuple(board), len(actions)
-            if key in seen:
-                continue
-            seen.add(key)
-            won = board.count(HATTED[1 - seat]) <= 1
-            exposed = 0 if won else reach(board, bitboards(board), 1 - seat, jump_captures).one_action
-            urgency = 3 - len(actions) if won else 0  # any win first, and the sooner the better
-            score = (urgency, taken - exposed, self.rng.random())
-            if best is None or score > best[0]:
-                best = score, actions, taken, exposed
-        assert best is not None, "the engine never leaves a side to move without an action"
-        _, actions, taken, exposed = best
-        opponent = SEAT_NAMES[1 - seat]
-        reason = (
-            f"the turn {_turn_text(state, actions)} takes {taken} hat(s) and leaves {opponent} at most "
-            f"{exposed} to take with one action: gain {taken - exposed:+d}"
-        )
-        return Plan(actions, reason)
+    own, enemy = bits[HATTED[seat]], bits[HATTED[1 - seat]]
+    closeness = distance_sum(enemy, own) - distance_sum(own, enemy)
+    return Evaluation(
+        own.bit_count() - enemy.bit_count(), mine.two_actions, theirs.two_actions, mine.steps - theirs.steps, closeness
+    )
 
 
 # ---------------------------------------------------------------- strong: alpha-beta over whole turns
 
 WIN = 1_000_000
+DECIDED = WIN - 10_000  # a value beyond this is a proven win (or loss), whatever repetitions cost on the way
+MAX_TURNS = 6  # the deepest the search goes, in whole turns
+PROGRESS = 20  # for each hat taken during the search, when the searching side is not behind
+REPEAT_COST = 40  # for each earlier time the game stood in the position a turn ends in
 _EXACT, _LOWER, _UPPER = 0, 1, 2
 _ZOBRIST_RNG = random.Random(20240501)
 _ZOBRIST = [[_ZOBRIST_RNG.getrandbits(64) for _ in range(5)] for _ in range(64)]
 _TURN_KEYS = [[_ZOBRIST_RNG.getrandbits(64) for _ in range(3)] for _ in range(2)]
 _COUNT_KEYS = [[_ZOBRIST_RNG.getrandbits(64) for _ in range(ENDGAME_ACTIONS + 1)] for _ in range(2)]
+_SIDE_KEYS = [_TURN_KEYS[seat][2] for seat in range(2)]  # a side about to start its turn
+
+
+def board_hash(board: list[int]) -> int:
+    """The Zobrist hash of a board: one random number per square and code, combined."""
+    key = 0
+    for square, code in enumerate(board):
+        key ^= _ZOBRIST[square][code]
+    return key
+
+
+def turn_start_key(board: list[int], seat: int) -> int:
+    """What identifies a position where ``seat`` starts a turn, for counting repetitions."""
+    return board_hash(board) ^ _SIDE_KEYS[seat]
 
 
 # What taking an action back needs: the hats it took, the hash and bitboards before it, and whether S5 counted it.
@@ -335,8 +280,8 @@ def _good_enough(stored: tuple[int, int, int, Action | None] | None, depth: int,
     return None
 
 
-class _OutOfTime(Exception):
-    """Raised inside the search when the time budget is spent."""
+class _OutOfNodes(Exception):
+    """Raised inside the search when it has looked at as many positions as it may."""
 
 
 class SearchResult(NamedTuple):
@@ -357,22 +302,35 @@ class TurnSearch:
     merges the many action orders that reach the same position.
     """
 
-    def __init__(self, state: SombreroState, deadline: float) -> None:
+    def __init__(self, state: SombreroState, seen: Counter[int], max_nodes: float) -> None:
         self.board = list(state.board)
         self.bits = bitboards(self.board)
         self.jump_captures = state.options.jump_captures
-        self.deadline = deadline
+        self.seen = seen
+        self.max_nodes = max_nodes
         self.endgame = list(state.endgame_actions)
         self.empty_turns = state.empty_turns
-        self.hash = 0
-        for square, code in enumerate(self.board):
-            self.hash ^= _ZOBRIST[square][code]
+        self.hash = board_hash(self.board)
         self.table: dict[int, tuple[int, int, int, Action | None]] = {}
         self.leaves: dict[int, int] = {}
         self.nodes = 0
         self.partial: tuple[Action, int] | None = None
+        self.searcher = state.turn
+        self.hats_at_root = self.hats(0) + self.hats(1)
 
     # -- making and taking back actions ---------------------------------
+
+    def repeat_cost(self, seat: int) -> int:
+        """What ending ``seat``'s turn here costs for the times the game already stood here.
+
+        The next turn is the opponent's, or ``seat``'s again when the opponent
+        cannot act (S2): the game's history then shows ``seat`` to move.
+        """
+        times = self.seen.get(self.hash ^ _SIDE_KEYS[1 - seat], 0)
+        again = self.seen.get(self.hash ^ _SIDE_KEYS[seat], 0)
+        if again and not has_action(self.board, 1 - seat):
+            times += again
+        return REPEAT_COST * times
 
     def hats(self, seat: int) -> int:
         return self.bits[HATTED[seat]].bit_count()
@@ -443,15 +401,16 @@ class TurnSearch:
                 return 0
             if left == 2:
                 return self.search(depth - 1, alpha, beta, seat, 1, ply + 1)
-            return -self.search(depth - 1, -beta, -alpha, 1 - seat, 2, ply + 1)
+            cost = self.repeat_cost(seat)
+            return -self.search(depth - 1, -beta - cost, -alpha - cost, 1 - seat, 2, ply + 1) - cost
         finally:
             self._take_back(action, seat, played)
 
     def search(self, depth: int, alpha: int, beta: int, seat: int, left: int, ply: int) -> int:
         """Negamax value for ``seat``, who has ``left`` actions of this turn to make."""
         self.nodes += 1
-        if self.nodes % 1024 == 0 and time.perf_counter() > self.deadline:
-            raise _OutOfTime
+        if self.nodes > self.max_nodes:
+            raise _OutOfNodes
         key = self._key(seat, left)
         if depth <= 0:
             return self.leaf(key, seat)
@@ -481,7 +440,21 @@ class TurnSearch:
         value = self.leaves.get(key)
         if value is None:
             value = self.leaves[key] = evaluate(self.board, self.bits, seat, self.jump_captures).total
-        return value
+        return value + self.progress(seat)
+
+    def progress(self, seat: int) -> int:
+        """What the searching side, when not behind, sees in hats taken (by either side) since the root.
+
+        Only the side that searches counts it, and the opponent is assumed not
+        to care: a contempt for standing still, so that even trades look good to
+        a side level or ahead and a game between two bots moves towards its end
+        (S4, or S5 once both sides are down to two hats).
+        """
+        mine, theirs = self.hats(self.searcher), self.hats(1 - self.searcher)
+        if mine < theirs:
+            return 0
+        bonus = PROGRESS * (self.hats_at_root - mine - theirs)
+        return bonus if seat == self.searcher else -bonus
 
     def stuck(self, depth: int, alpha: int, beta: int, seat: int, left: int, ply: int) -> int:
         """A side without an action ends its turn; a second empty turn in a row draws (S2)."""
@@ -508,19 +481,19 @@ class TurnSearch:
     def deepen(
         self, seat: int, left: int, order: list[Action], best: tuple[Action, int, int], max_turns: int
     ) -> tuple[Action, int, int]:
-        """One whole turn deeper each time, until a win is proven, time runs out or ``max_turns`` is reached.
+        """One whole turn deeper each time, until a win is proven, the nodes run out or ``max_turns`` is reached.
 
         A search cut short keeps its best fully searched first action: the
         previous best is searched first, so that one is at least as sound.
         """
         for depth in range(left + 2, left + 2 * max_turns, 2):
-            if abs(best[1]) >= WIN - 2 * max_turns:
+            if abs(best[1]) >= DECIDED:
                 break
             order = [best[0]] + [other for other in order if other != best[0]]
             self.partial = None
             try:
                 best = (*self.root(seat, left, depth, order), depth)
-            except _OutOfTime:
+            except _OutOfNodes:
                 if self.partial is not None:
                     best = (*self.partial, depth)
                 break
@@ -536,80 +509,21 @@ class TurnSearch:
         return (first, stored[3]) if stored and stored[3] else (first,)
 
 
-def search_turn(state: SombreroState, budget: float, rng: random.Random, max_turns: int = 6) -> SearchResult:
-    """Iterative deepening over whole turns until ``budget`` seconds are spent.
+def search_turn(state: SombreroState, seen: Counter[int], max_nodes: int, rng: random.Random) -> SearchResult:
+    """Iterative deepening over whole turns until about ``max_nodes`` positions are searched.
 
-    The first depth (the rest of this turn alone) always finishes, so a move is
-    always found; equal first actions are tried in an order shuffled by ``rng``.
+    ``seen`` counts the turn-start positions the game has been through (keys
+    of :func:`turn_start_key`). The first depth (the rest of this turn alone)
+    always finishes, so a move is always found; equal first actions are tried
+    in an order shuffled by ``rng``.
     """
     seat, left = state.turn, state.actions_left
     assert seat is not None, "the game is over"
-    engine = TurnSearch(state, deadline=float("inf"))
+    engine = TurnSearch(state, seen, max_nodes=float("inf"))
     order = actions_of(engine.board, seat)
     rng.shuffle(order)
     order = engine.ordered(seat, order)
     best = (*engine.root(seat, left, left, order), left)
-    engine.deadline = time.perf_counter() + budget
-    action, value, depth = engine.deepen(seat, left, order, best, max_turns)
+    engine.max_nodes = max_nodes
+    action, value, depth = engine.deepen(seat, left, order, best, MAX_TURNS)
     return SearchResult(engine.planned_turn(seat, left, action), value, depth, engine.nodes)
-
-
-def explain_turn(state: SombreroState, result: SearchResult) -> str:
-    """The chosen turn in words: what it takes, threatens and prevents, and how it was found."""
-    seat, jump_captures = state.turn, state.options.jump_captures
-    assert seat is not None
-    board = list(state.board)
-    danger_before = reach(board, bitboards(board), 1 - seat, jump_captures)
-    taken = [square for action in result.actions for square in perform(board, action, jump_captures)]
-    parts = [f"plays {_turn_text(state, result.actions)}"]
-    if taken:
-        parts.append(f"takes the hat{'s' if len(taken) > 1 else ''} of {', '.join(map(square_name, taken))} (S3)")
-    if board.count(HATTED[1 - seat]) <= 1:
-        return f"{'; '.join(parts)}; this wins: {SEAT_NAMES[1 - seat]} is left with one hatted piece or none (S4)"
-    bits = bitboards(board)
-    parts += _threat_notes(board, bits, seat, danger_before, jump_captures)
-    turns_deep = (result.depth - state.actions_left) // 2 + 1
-    terms = evaluate(board, bits, seat, jump_captures).explain()
-    return (
-        f"{'; '.join(parts)}. Searched {turns_deep} turn(s) deep ({result.nodes} positions), "
-        f"value {result.value:+d}; after this turn: {terms}"
-    )
-
-
-def _threat_notes(board: list[int], bits: list[int], seat: int, danger_before: Reach, jump_captures: bool) -> list[str]:
-    """What the turn threatens next, and the opponent's threat it stops or leaves."""
-    opponent = SEAT_NAMES[1 - seat]
-    mine, theirs = reach(board, bits, seat, jump_captures), reach(board, bits, 1 - seat, jump_captures)
-    notes = []
-    if mine.two_actions_square is not None:
-        notes.append(
-            f"threatens {_hats(mine.two_actions)} next turn by reaching {square_name(mine.two_actions_square)}"
-        )
-    if danger_before.two_actions_square is not None and theirs.two_actions < danger_before.two_actions:
-        where = square_name(danger_before.two_actions_square)
-        notes.append(f"stops {opponent}'s threat of {_hats(danger_before.two_actions)} by reaching {where}")
-    elif theirs.two_actions_square is not None:
-        where = square_name(theirs.two_actions_square)
-        notes.append(f"still leaves {opponent} a chance at {_hats(theirs.two_actions)} by reaching {where}")
-    return notes
-
-
-def _hats(count: int) -> str:
-    return "1 hat" if count == 1 else f"{count} hats"
-
-
-class SombreroStrong(TurnBot):
-    """Alpha-beta over whole turns with iterative deepening and a time budget (seconds)."""
-
-    name = "strong"
-
-    def __init__(self, seed: int = 0, budget: float = 1.0) -> None:
-        super().__init__(seed)
-        self.budget = budget
-
-    def plan(self, state: SombreroState) -> Plan:
-        result = search_turn(state, self.budget, self.rng)
-        return Plan(result.actions, explain_turn(state, result))
-
-
-BOTS = {"greedy": SombreroGreedy, "strong": SombreroStrong}

@@ -1,0 +1,312 @@
+"""The app's pages in Chromium against a trivial one-button notebook served the same way.
+
+    PYTHONPATH=. .venv/bin/python benchmarks/app.py [--rounds 2] [--pool 1]
+
+Serves notebooks/ as `make app` does (config/ on JUPYTER_CONFIG_PATH, a free
+loopback port) and, from a second server with the same config, a generated
+notebook holding one button that echoes its clicks. Drives Debian's Chromium
+(Playwright) and prints, each as a ratio against the trivial notebook measured
+in the same run, with the targets of issue 9:
+
+- *time to interactive* of each game page: from the request until the first
+  table's first button is visible and a click on it has changed the table
+  (the trivial page: its button shows and a click is echoed); target 1.3x;
+- a *move's latency*: from the click that completes a legal move until the
+  table's message line changes (the trivial page: click to echo); target 1.5x;
+- a *kernel's memory*: the resident memory of the page's kernel process after
+  the move, minus the trivial page's kernel; target +40 MB.
+
+With --pool N it then restarts the game server with `make app POOL=N`
+(Voilà's pre-heated kernels, config/voila.py) and prints the memory the pool
+holds while nobody reads, and the time to interactive of a page served from it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import nbformat
+import psutil
+
+REPO = Path(__file__).resolve().parents[1]
+NOTEBOOKS = REPO / "notebooks"
+sys.path.insert(0, str(REPO))
+
+from tests.browser.conftest import CHROMIUM, CHROMIUM_ARGS, app_command  # noqa: E402  (`make app`'s command)
+from tests.conftest import free_port, stop  # noqa: E402
+
+GAME_PAGES = ("hats", "sombrero", "hats_off", "madder_than_a_hatter")
+TIMEOUT_MS = 120_000
+MB = 1024 * 1024
+# Per game, the first click of a move (a card of the reader's hand, a White piece): the page answers it by
+# lighting the legal targets, and a click on the first lit target completes the move.
+PICKS = {
+    "hats": 'button[title$=" in your hand"]',
+    "sombrero": 'button.hk-sq[title*=": White"]:visible',
+}
+TRIVIAL_CODE = """\
+import ipywidgets as widgets
+
+clicks = widgets.Label("no click yet")
+button = widgets.Button(description="click me")
+button.add_class("bench-button")
+button.on_click(lambda _: setattr(clicks, "value", f"click {clicks.value.count('|') + 1} |"))
+widgets.VBox([button, clicks])
+"""
+# The table changed since the given snapshot of its HTML (the answer to a click, whatever it shows).
+CHANGED = "([element, before]) => element.innerHTML !== before"
+
+
+@dataclass
+class Served:
+    """A Voilà server started by this script: its URL and process."""
+
+    url: str
+    process: subprocess.Popen[bytes]
+
+    def kernels(self) -> list[psutil.Process]:
+        """The server's kernel processes (its children running ipykernel)."""
+        children = psutil.Process(self.process.pid).children(recursive=True)
+        return [child for child in children if "ipykernel" in " ".join(_cmdline(child))]
+
+    def memory(self) -> int:
+        """Resident bytes of the server and all its kernels."""
+        processes = [psutil.Process(self.process.pid), *self.kernels()]
+        return sum(_rss(process) for process in processes)
+
+
+def _cmdline(process: psutil.Process) -> list[str]:
+    with contextlib.suppress(psutil.Error):
+        return process.cmdline()
+    return []
+
+
+def _rss(process: psutil.Process) -> int:
+    with contextlib.suppress(psutil.Error):
+        return process.memory_info().rss
+    return 0
+
+
+@contextlib.contextmanager
+def serve(directory: Path, pool: int = 0, *options: str) -> Iterator[Served]:
+    """Voilà serving ``directory`` as `make app POOL=pool` does, on a free loopback port, until the block ends."""
+    port = free_port()
+    argv = [part.format(port=port) for part in app_command(directory, *options)]
+    env = {**os.environ, "HATSKIT_POOL": str(pool)}
+    with tempfile.TemporaryFile() as log:
+        process = subprocess.Popen(argv, cwd=REPO, env=env, stdout=log, stderr=subprocess.STDOUT)
+        served = Served(f"http://127.0.0.1:{port}", process)
+        try:
+            wait_until_answers(served, log)
+            yield served
+        finally:
+            stop(process)
+
+
+def wait_until_answers(served: Served, log: tempfile._TemporaryFileWrapper[bytes]) -> None:
+    """Poll the server's tree page until it answers; raise with its log if it dies or stays silent."""
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:
+        if served.process.poll() is not None:
+            log.seek(0)
+            raise RuntimeError(f"Voilà exited:\n{log.read().decode(errors='replace')}")
+        with contextlib.suppress(OSError), urllib.request.urlopen(served.url + "/", timeout=5):
+            return
+        time.sleep(0.25)
+    raise RuntimeError("Voilà did not answer within 120 s")
+
+
+def trivial_notebook(directory: Path) -> Path:
+    """Write the one-button notebook into ``directory``."""
+    notebook = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(TRIVIAL_CODE)])
+    notebook.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
+    path = directory / "trivial.ipynb"
+    nbformat.write(notebook, path)
+    return path
+
+
+def page_url(served: Served, name: str) -> str:
+    return f"{served.url}/voila/render/{name}.ipynb"
+
+
+def first_control(page, name: str):
+    """The control a reader clicks first: the trivial button, its first table's move control, else last button.
+
+    (A table's first button is "new game", which may redraw the same deal: no visible answer to wait for.)
+    """
+    if name == "trivial":
+        return page.locator("button.bench-button")
+    table = page.locator(".hk-table").first
+    return table.locator(PICKS[name]).first if name in PICKS else table.locator("button:enabled:visible").last
+
+
+def answered_area(page, name: str):
+    """What a click changes: the trivial page's echo, or the first table."""
+    return page.locator(".widget-label").first if name == "trivial" else page.locator(".hk-table").first
+
+
+def open_interactive(page, url: str, name: str) -> float:
+    """Seconds from the request until the first control shows and a click on it is answered."""
+    start = time.perf_counter()
+    page.goto(url, timeout=TIMEOUT_MS)
+    control = first_control(page, name)
+    control.wait_for(state="visible", timeout=TIMEOUT_MS)
+    area = answered_area(page, name)
+    before = area.inner_html()
+    control.click()
+    if name in PICKS:  # answered when the card or piece shows as picked up
+        area.locator("button.hk-selected").first.wait_for(state="visible", timeout=TIMEOUT_MS)
+    else:
+        page.wait_for_function(CHANGED, arg=[area.element_handle(), before], timeout=TIMEOUT_MS)
+    return time.perf_counter() - start
+
+
+def click_latency(page, name: str) -> float | None:
+    """Seconds from the click that completes a move (the trivial page: a button click) until the page shows it."""
+    if name == "trivial":
+        control, watched = page.locator("button.bench-button"), page.locator(".widget-label").first
+    elif name in PICKS:
+        table = page.locator(".hk-table").first
+        pick_movable(table, name)
+        control, watched = table.locator("button.hk-legal").first, table
+    else:
+        return None
+    before = watched.inner_html()
+    start = time.perf_counter()
+    control.click()
+    page.wait_for_function(CHANGED, arg=[watched.element_handle(), before], timeout=TIMEOUT_MS)
+    return time.perf_counter() - start
+
+
+def pick_movable(table, name: str) -> None:
+    """Pick up the first card or piece that has a legal target (the one picked first may have none)."""
+    candidates = table.locator(PICKS[name])
+    for index in range(candidates.count()):
+        if index:
+            candidates.nth(index).click()
+        table.locator("button.hk-selected").first.wait_for(state="visible", timeout=TIMEOUT_MS)
+        with contextlib.suppress(Exception):
+            table.locator("button.hk-legal").first.wait_for(state="visible", timeout=3000)
+            return
+    raise RuntimeError(f"no {PICKS[name]} of the first table has a legal target")
+
+
+@dataclass
+class Visit:
+    """One page opened in a fresh browser context: its figures."""
+
+    interactive: float
+    latency: float | None
+    kernel_bytes: int
+
+
+def visit(browser, served: Served, name: str) -> Visit:
+    """Open a page in a fresh context, make a move, and measure its new kernel's memory; close it."""
+    known = {kernel.pid for kernel in served.kernels()}
+    context = browser.new_context(viewport={"width": 1280, "height": 1600})
+    page = context.new_page()
+    try:
+        interactive = open_interactive(page, page_url(served, name), name)
+        latency = click_latency(page, name)
+        fresh = [kernel for kernel in served.kernels() if kernel.pid not in known]
+        kernel_bytes = max((_rss(kernel) for kernel in fresh), default=0)
+    except Exception as error:
+        raise RuntimeError(f"{name}: {error}") from error
+    finally:
+        context.close()
+    return Visit(interactive, latency, kernel_bytes)
+
+
+def median_visit(browser, served: Served, name: str, rounds: int) -> Visit:
+    """The median of each figure over ``rounds`` visits."""
+    visits = [visit(browser, served, name) for _ in range(rounds)]
+    latencies = [v.latency for v in visits if v.latency is not None]
+    return Visit(
+        statistics.median(v.interactive for v in visits),
+        statistics.median(latencies) if latencies else None,
+        int(statistics.median(v.kernel_bytes for v in visits)),
+    )
+
+
+def game_pages(names: list[str] | None) -> list[str]:
+    """The game pages to measure: those asked for, else every game notebook that exists."""
+    return [name for name in (names or GAME_PAGES) if (NOTEBOOKS / f"{name}.ipynb").exists()]
+
+
+def report_pages(reference: Visit, measured: dict[str, Visit]) -> None:
+    """Print each page's figures as ratios against the trivial notebook, with the targets."""
+    print(f"trivial notebook: interactive {reference.interactive:.2f} s, echo {reference.latency:.3f} s, ", end="")
+    print(f"kernel {reference.kernel_bytes / MB:.0f} MB")
+    for name, figures in measured.items():
+        latency = (
+            "n/a (no click protocol)" if figures.latency is None else f"{figures.latency / reference.latency:.2f}x"
+        )
+        extra = (figures.kernel_bytes - reference.kernel_bytes) / MB
+        print(
+            f"{name:>22}: interactive {figures.interactive / reference.interactive:.2f}x (target 1.3x,"
+            f" {figures.interactive:.2f} s) | move {latency} (target 1.5x) | kernel {extra:+.0f} MB (target +40 MB)"
+        )
+
+
+def idle_pool(served: Served, pages: int, pool: int, settle: float) -> int:
+    """Wait until the pool holds ``pool`` kernels for each page and they are quiet; their resident bytes."""
+    deadline = time.monotonic() + 300
+    while len(served.kernels()) < pages * pool and time.monotonic() < deadline:
+        time.sleep(1)
+    time.sleep(settle)  # the pooled kernels render their notebooks before they rest
+    return sum(_rss(kernel) for kernel in served.kernels())
+
+
+def measure_pool(browser, pool: int, measured: list[str], baseline: dict[str, Visit]) -> None:
+    """Restart the game server with a pool of pre-heated kernels; print what it holds idle and what it gains."""
+    notebooks = len(list(NOTEBOOKS.glob("*.ipynb")))
+    with serve(NOTEBOOKS, pool) as served:
+        held = idle_pool(served, notebooks - 1, pool, settle=30)  # the index is left out of the pool
+        print(f"POOL={pool}: {len(served.kernels())} idle kernels hold {held / MB:.0f} MB", end="")
+        print(f" (server and kernels {served.memory() / MB:.0f} MB)")
+        for name in measured:
+            heated = visit(browser, served, name)
+            gain = baseline[name].interactive / heated.interactive
+            print(f"{name:>22}: interactive {heated.interactive:.2f} s from the pool, {gain:.1f}x faster than without")
+            time.sleep(5)  # the pool refills (Voilà waits fill_delay, then renders the notebook again)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--rounds", type=int, default=2, help="visits per page (the median is printed)")
+    parser.add_argument("--pages", nargs="*", help="game notebooks by name (default: every game page)")
+    parser.add_argument("--pool", type=int, default=0, help="also measure `make app POOL=N` (0: skip)")
+    args = parser.parse_args()
+    names = game_pages(args.pages)
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright, tempfile.TemporaryDirectory() as scratch:
+        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS)
+        trivial_notebook(Path(scratch))
+        with serve(Path(scratch)) as trivial, serve(NOTEBOOKS) as app:
+            reference = median_visit(browser, trivial, "trivial", args.rounds)
+            measured = {}
+            for name in names:
+                try:
+                    measured[name] = median_visit(browser, app, name, args.rounds)
+                except RuntimeError as error:  # one broken page must not hide the others' figures
+                    print(f"{name:>22}: NOT MEASURED, {str(error).splitlines()[0]}")
+        report_pages(reference, measured)
+        if args.pool > 0:
+            measure_pool(browser, args.pool, list(measured), measured)
+        browser.close()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,142 @@
+"""A class opening the Hats page at once: N browser sessions against one Voilà on loopback.
+
+    PYTHONPATH=. .venv/bin/python benchmarks/classroom.py [--sessions 30] [--page hats] [--pool 0]
+
+Serves notebooks/ as `make app` does (benchmarks/app.py's `serve`), and a
+generated one-button notebook the same way. N browser contexts of one Chromium
+open the trivial page at once, then N open the game page at once; each waits
+until its page is interactive (app.py's definition) and then makes a move by
+clicks. Prints how many rendered and played, the slowest open against the
+slowest trivial open (target 1.5x), the server's total memory (server and
+kernels) with every page open, and the number of kernels until they go back
+down after the contexts close. Every wait is bounded (--timeout); the script
+stops by itself.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import sys
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from app import CHANGED, CHROMIUM, CHROMIUM_ARGS, MB, NOTEBOOKS, PICKS, Served, serve, trivial_notebook
+
+
+@dataclass
+class Session:
+    """What one student's tab achieved: seconds to interactive (None: never), and whether a move was answered."""
+
+    opened: float | None = None
+    played: bool = False
+
+
+async def open_and_play(browser, url: str, name: str, timeout_ms: int) -> tuple[Session, object]:
+    """One tab: open the page until interactive, then make a move; the tab stays open (closed by the caller)."""
+    session = Session()
+    context = await browser.new_context(viewport={"width": 1280, "height": 1600})
+    page = await context.new_page()
+    page.set_default_timeout(timeout_ms)
+    start = time.perf_counter()
+    try:
+        await page.goto(url)
+        if name == "trivial":
+            button, area = page.locator("button.bench-button"), page.locator(".widget-label").first
+            await area.wait_for()
+            before = await area.inner_html()
+            await button.click()
+            await page.wait_for_function(CHANGED, arg=[await area.element_handle(), before])
+            session.opened, session.played = time.perf_counter() - start, True
+        else:
+            table = page.locator(".hk-table").first
+            await table.locator(PICKS[name]).first.click()
+            await table.locator("button.hk-selected").first.wait_for(state="visible")
+            session.opened = time.perf_counter() - start
+            session.played = await play(page, table, name)
+    except Exception as error:
+        print(f"  a {name} tab failed: {str(error).splitlines()[0]}")
+    return session, context
+
+
+async def play(page, table, name: str) -> bool:
+    """Complete a move: pick up cards or pieces until one has a legal target, click it, wait for the table to change."""
+    candidates = table.locator(PICKS[name])
+    for index in range(await candidates.count()):
+        if index:
+            await candidates.nth(index).click()
+            await table.locator("button.hk-selected").first.wait_for(state="visible")
+        try:
+            await table.locator("button.hk-legal").first.wait_for(state="visible", timeout=3000)
+        except Exception:
+            continue
+        before = await table.inner_html()
+        await table.locator("button.hk-legal").first.click()
+        await page.wait_for_function(CHANGED, arg=[await table.element_handle(), before])
+        return True
+    return False
+
+
+async def classroom(browser, served: Served, name: str, sessions: int, timeout_ms: int) -> list[Session]:
+    """N tabs open the page at once and play; the server's memory is read with all of them open; then they close."""
+    url = f"{served.url}/voila/render/{name}.ipynb"
+    results = await asyncio.gather(*(open_and_play(browser, url, name, timeout_ms) for _ in range(sessions)))
+    print(f"{name}: server and {len(served.kernels())} kernels hold {served.memory() / MB:.0f} MB with every tab open")
+    await asyncio.gather(*(context.close() for _, context in results))
+    return [session for session, _ in results]
+
+
+def summary(name: str, tabs: list[Session]) -> float:
+    """Print how many tabs rendered and played; return the slowest open (inf when one never opened)."""
+    opened = [tab.opened for tab in tabs if tab.opened is not None]
+    slowest = max(opened) if len(opened) == len(tabs) else float("inf")
+    played = sum(tab.played for tab in tabs)
+    print(f"{name}: {len(opened)} of {len(tabs)} rendered, {played} played, slowest open {slowest:.1f} s")
+    return slowest
+
+
+def kernels_going_down(served: Served, seconds: int) -> None:
+    """Print the kernel count every 20 s after the tabs closed, until none is left or ``seconds`` pass."""
+    deadline = time.monotonic() + seconds
+    start = time.monotonic()
+    while True:
+        count = len(served.kernels())
+        print(f"  {time.monotonic() - start:5.0f} s after closing: {count} kernels, {served.memory() / MB:.0f} MB")
+        if count == 0 or time.monotonic() > deadline:
+            return
+        time.sleep(20)
+
+
+async def run(args: argparse.Namespace) -> None:
+    from playwright.async_api import async_playwright
+
+    timeout_ms = args.timeout * 1000
+    async with async_playwright() as playwright:
+        browser = await playwright.chromium.launch(executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS)
+        with tempfile.TemporaryDirectory() as scratch:
+            trivial_notebook(Path(scratch))
+            with serve(Path(scratch)) as trivial:
+                reference = summary("trivial", await classroom(browser, trivial, "trivial", args.sessions, timeout_ms))
+        with serve(NOTEBOOKS, args.pool) as app:
+            slowest = summary(args.page, await classroom(browser, app, args.page, args.sessions, timeout_ms))
+            print(f"slowest {args.page} open: {slowest / reference:.2f}x the slowest trivial open (target 1.5x)")
+            kernels_going_down(app, args.linger)
+        await browser.close()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--sessions", type=int, default=30, help="browser sessions opening the page at once")
+    parser.add_argument("--page", default="hats", choices=sorted(PICKS), help="the game page")
+    parser.add_argument("--pool", type=int, default=0, help="pre-heated kernels per page (`make app POOL=N`)")
+    parser.add_argument("--timeout", type=int, default=300, help="seconds a tab may wait for anything")
+    parser.add_argument("--linger", type=int, default=150, help="seconds to watch the kernels go after closing")
+    asyncio.run(run(parser.parse_args()))
+
+
+if __name__ == "__main__":
+    main()

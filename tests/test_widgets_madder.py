@@ -1,0 +1,198 @@
+"""MadderTable driven as a reader would: click hats, inventories and choices, read what is shown."""
+
+from __future__ import annotations
+
+import html
+import json
+import re
+from typing import Any
+
+import ipywidgets as widgets
+
+import hatskit
+from hatskit.madder import DECLINE, Play
+from tests.test_madder import CLERK, COLLECTOR, TAILOR, TRENDSETTER, end_position, turn_position
+from tests.test_widgets_hats_off import widget_states
+from widgets import MadderTable
+
+BOTS = ("reader", "greedy", "greedy")
+
+
+def table_at(position: dict[str, Any], seats: tuple[str, ...] = BOTS) -> MadderTable:
+    """A table over a loaded position whose bots answer at once."""
+    return MadderTable(hatskit.load(position), seats, bot_delay=0)
+
+
+def text(line: widgets.HTML) -> str:
+    """An HTML widget's text, tags removed and spaces collapsed."""
+    return " ".join(html.unescape(re.sub(r"<[^>]+>", " ", line.value)).split())
+
+
+def hand(table: MadderTable) -> list[str]:
+    return [button.description for button in table.hand_buttons if button.description]
+
+
+def click_hat(table: MadderTable, hat: str) -> None:
+    next(button for button in table.hand_buttons if button.description == hat).click()
+
+
+def shown(buttons: list[widgets.Button]) -> list[widgets.Button]:
+    return [button for button in buttons if button.layout.display != "none"]
+
+
+def choice(table: MadderTable, words: str) -> widgets.Button:
+    """The visible choice button whose plain-word name is ``words``."""
+    return next(button for button in shown(list(table.choice_box.children)) if button.description == words)
+
+
+def with_hand(hats: list[str], **changes: Any) -> dict[str, Any]:
+    position = turn_position(**changes)
+    position["hands"][0] = hats
+    return position
+
+
+# ------------------------------------------------------------------ playing a hat
+
+
+def test_a_hat_clicked_into_an_opponents_inventory() -> None:
+    table = table_at(turn_position())
+    click_hat(table, "Homburg")
+    assert all("hk-legal" in button._dom_classes for button in table.target_buttons)
+    assert table.target_buttons[1].description == "into Ben's inventory"
+    table.target_buttons[1].click()
+    game = table.game
+    assert game.history[0] == Play("Homburg", 1) and game.ply >= 3, "both bots answered"
+    assert "Ana put a Homburg into Ben's inventory (M3)" in text(table.message)
+    assert "Homburg" in text(table.seat_rows[1]) and "Homburg" not in hand(table)
+    assert "Newsboy" in hand(table), "Ana took the line's first hat"
+
+
+def test_an_illegal_click_says_why_and_changes_nothing() -> None:
+    table = table_at(turn_position())
+    table.target_buttons[1].click()
+    assert "First click a hat in your hand" in text(table.message) and "hk-error" in table.message._dom_classes
+    table = table_at(end_position())
+    before = widget_states(table.table_area)
+    click_hat(table, "Beret")
+    assert [("hk-legal" in b._dom_classes) for b in table.target_buttons] == [True, False, False]
+    table.target_buttons[1].click()
+    assert "own inventory only" in text(table.message) and "(M4)" in text(table.message)
+    assert "hk-error" in table.message._dom_classes and table.game.ply == 0
+    click_hat(table, "Beret")  # put down again: the table looks as before
+    assert widget_states(table.table_area) == before
+
+
+# ------------------------------------------------------------------ abilities
+
+
+def test_a_premium_ability_is_chosen_by_its_plain_word_button() -> None:
+    table = table_at(with_hand(["Homburg*", "Beret", "Fedora"]))
+    assert not shown(list(table.choice_box.children)) and table.decline_button.layout.display == "none"
+    click_hat(table, "Homburg*")
+    table.target_buttons[0].click()
+    prompt = text(table.ability_prompt)
+    assert "Closing-Down Sale" in prompt and "stand-in" in prompt and table.game.ply == 1
+    names = {button.description for button in shown(list(table.choice_box.children))}
+    assert names == {
+        "discard the Fedora from your inventory",
+        "discard the Homburg* from your inventory",
+        "discard the Boater from Ben's inventory",
+        "discard the Bowler from Cleo's inventory",
+    }
+    assert choice(table, "discard the Boater from Ben's inventory").tooltip.startswith("discard Boater@Ben · ")
+    choice(table, "discard the Boater from Ben's inventory").click()
+    assert str(table.game.history[1]) == "discard Boater@Ben"
+    assert table.game.view(0)["inventories"][1][:1] != ["Boater"] and "Ana discarded" in text(table.message)
+    assert not text(table.ability_prompt)
+
+
+def test_a_premium_ability_is_declined() -> None:
+    table = table_at(with_hand(["Newsboy*", "Beret", "Fedora"]))
+    click_hat(table, "Newsboy*")
+    table.target_buttons[1].click()
+    assert table.decline_button.layout.display != "none"
+    assert "take the Trilby from the assembly line" in {b.description for b in table.choice_box.children}
+    click_hat(table, "Beret")
+    assert "first use the waiting ability or decline it" in text(table.message)
+    table.decline_button.click()
+    assert table.game.history[1] == DECLINE and "Ana declined Extra! Extra!" in text(table.message)
+    assert table.decline_button.layout.display == "none"
+
+
+# ------------------------------------------------------------------ the end of the round
+
+
+def test_end_of_round_done_then_the_haberdasher_step_and_the_round_table() -> None:
+    table = table_at(end_position())
+    assert table.done_button.layout.display != "none" and "end of the round" in text(table.round_info)
+    click_hat(table, "Newsboy")
+    table.target_buttons[0].click()
+    table.done_button.click()
+    view = table.game.view(0)
+    assert view["phase"] == "haberdashers" and view["to_move"] == 0, "the bots were done; Ana's Clearance Clerk waits"
+    assert CLERK in text(table.ability_prompt) and "stand-in" in text(table.ability_prompt)
+    assert TRENDSETTER in text(table.seat_rows[1]) and COLLECTOR in text(table.seat_rows[2]), "revealed (M4)"
+    assert "✓ done" not in text(table.seat_rows[0])
+    assert "discard the Fedora from your inventory" in {b.description for b in table.choice_box.children}
+    table.decline_button.click()
+    assert table.game.view(0)["round"] == 2 and "Round 1 is scored" in text(table.message)
+    rows = text(table.round_table)
+    points = table.game.view(0)["scores"][0]
+    assert f"round 1 {' '.join(map(str, points))}" in rows and "game total" in rows
+    assert "round 1 ·" in table.score_panel.value
+
+
+def test_a_full_game_against_bots_finishes() -> None:
+    table = MadderTable(hatskit.new_game("madder", players=3, seed=11), BOTS, bot_delay=0)
+    clicks = 0
+    while not table.game.is_over:
+        play_something(table)
+        clicks += 1
+        assert clicks < 400
+    assert text(table.status) == "The game is over." and "wins with" in text(table.message)
+    rows = text(table.round_table)
+    assert all(f"round {number}" in rows for number in range(1, table.game.state.round + 1))
+    assert all(button.disabled for button in table.target_buttons)
+
+
+def play_something(table: MadderTable) -> None:
+    """One reader decision by clicks: the first choice, else the first hat into the first lit inventory, else done."""
+    choices = shown(list(table.choice_box.children))
+    if choices:
+        choices[0].click()
+        return
+    if not hand(table):
+        table.done_button.click()
+        return
+    if table.selected is None:
+        click_hat(table, hand(table)[0])
+    next(b for b in table.target_buttons if "hk-legal" in b._dom_classes).click()
+
+
+# ------------------------------------------------------------------ hidden cards never reach a widget
+
+
+def test_no_widget_state_depends_on_the_others_hands_or_haberdashers() -> None:
+    """Two games that differ only in what Ana cannot see give the same widget states."""
+    first = turn_position(seed=5)
+    second = turn_position(seed=5, haberdashers=[CLERK, TAILOR, TRENDSETTER])
+    second["hands"] = [first["hands"][0], first["hands"][2], first["hands"][1]]
+    one, two = table_at(first), table_at(second)
+    assert widget_states(one) == widget_states(two)
+    for table in (one, two):
+        click_hat(table, "Beret")
+    assert widget_states(one) == widget_states(two)
+
+
+def test_other_haberdashers_reach_no_widget_before_the_reveal() -> None:
+    table = MadderTable(hatskit.new_game("madder", players=3, seed=2), BOTS, bot_delay=0)
+    checked = 0
+    while not table.game.is_over:
+        state = table.game.state
+        if state.round == 1 and state.phase in ("play", "ability", "end"):  # later rounds may repeat revealed names
+            secrets = {name for seat, name in enumerate(state.haberdashers) if seat != 0}
+            values = json.dumps(widget_states(table), ensure_ascii=False)
+            assert not any(name in values for name in secrets)
+            checked += 1
+        play_something(table)
+    assert checked > 10

@@ -1,0 +1,303 @@
+"""The Madder than a Hatter table as widgets: the assembly line, every inventory, your hand and your Haberdasher.
+
+    >>> MadderTable(hatskit.new_game("madder", players=3, seed=7), seats=("reader", "greedy", "strong"))
+
+Click a hat of your hand to select it: the inventories it may go into light
+up. Click *into Ben's inventory* to play it there (``Fedora>Ben``, M3). When a
+Premium you played offers its ability, or your Haberdasher waits at the end of
+the round, every legal choice is a button named in plain words, beside
+*decline* (M3, M4). At the end of the round you play hats into your own
+inventory and press *done* (M4); the Haberdashers are then revealed and used
+one by one from the dealer, each step shown as it happens.
+
+Everything shown comes from ``game.view(seat)`` for the reader's seat: other
+players' hands are card backs (their count only) and their Haberdashers stay
+secret until the reveal. The card texts carry the card set's label, so the
+stand-in cards are never taken for the printed ones (M6).
+"""
+
+from __future__ import annotations
+
+from functools import partial
+from typing import Any
+
+import ipywidgets as widgets
+
+from hatskit.core import EndPhase
+from hatskit.madder import DECLINE, DONE, Discard, HatAt, MadderOptions, MoveHat, Play, Swap, Take, card_set
+from hatskit.madder.cards import Ability, CardSet, is_premium, style_of
+from hatskit.madder.moves import LINE, SEAT_NAMES, Choice, Place
+from hatskit.madder.state import ABILITY, END, HABERDASHERS, MadderView
+from hatskit.render.common import back_html, escape
+from hatskit.render.madder import PHASE_WORDS, STYLE, inventory_html, line_html
+from widgets.frame import TableFrame, html_line, named_button, set_marks
+
+MARKS = ("hk-legal", "hk-selected", "hk-hint")
+HAND_SLOTS = 8  # more than a hand ever holds: 3 dealt, at most one more from an ability
+WIDGET_CSS = """
+.hk-table .jupyter-button.hk-hatbtn { width: auto; min-width: 5em; height: 2.6em; padding: 0 6px; font-size: .95em; }
+.hk-table .hk-seat .hk-hat { width: auto; min-width: 4.4em; height: 2.4em; padding: 0 3px; }
+.hk-table .hk-seatrow { flex-wrap: wrap; align-items: flex-start; }
+.hk-table .hk-seatrow > .jupyter-button { flex: none; }
+.hk-table .jupyter-button.hk-choice { height: auto; min-height: 2em; white-space: normal; text-align: left; }
+.hk-table .hk-rounds td, .hk-table .hk-rounds th { padding: 1px 8px; text-align: center; }
+.hk-table .hk-standin { color: #6a4b00; font-style: italic; }
+"""
+
+
+class MadderTable(TableFrame):
+    """A Madder than a Hatter game at a table of readers and bots; see the module docstring."""
+
+    game_id = "madder"
+    game_title = "Madder than a Hatter"
+    default_seats = ("reader", "greedy", "strong")
+    player_counts = (3, 4)
+
+    # -- building (once) ---------------------------------------------------------
+
+    def build_table(self) -> list[widgets.Widget]:
+        players = len(self.game.seat_names)
+        self.round_info = html_line("hk-info")
+        self.line_row = html_line("hk-line")
+        self.target_buttons = [self._target_button(seat) for seat in range(players)]
+        self.seat_rows = [html_line("hk-seat") for _ in range(players)]
+        self.hand_label = html_line("hk-label")
+        self.hand_buttons = [self._hand_button(index) for index in range(HAND_SLOTS)]
+        self.haberdasher_line = html_line("hk-haberdasher")
+        self.ability_prompt = html_line("hk-ability")
+        self.choice_box = widgets.VBox([])
+        self.decline_button = named_button("decline", DECLINE_TIP, lambda: self.try_move(str(DECLINE)))
+        self.done_button = named_button("done", DONE_TIP, lambda: self.try_move(str(DONE)))
+        self.round_table = html_line("hk-rounds")
+        seats = [_seat_box(button, row) for button, row in zip(self.target_buttons, self.seat_rows, strict=True)]
+        return [
+            widgets.HTML(f"<style>{STYLE}{WIDGET_CSS}</style>"),
+            self.round_info,
+            self.line_row,
+            *seats,
+            widgets.HBox([self.hand_label, *self.hand_buttons]),
+            self.haberdasher_line,
+            self.ability_prompt,
+            self.choice_box,
+            widgets.HBox([self.decline_button, self.done_button]),
+            self.round_table,
+        ]
+
+    def _target_button(self, seat: int) -> widgets.Button:
+        name = self.game.seat_names[seat]
+        tip = f"play the selected hat into {name}'s inventory (M3; at the end of the round your own only, M4)"
+        return named_button(f"into {name}'s inventory", tip, lambda: self.play_selected(seat))
+
+    def _hand_button(self, index: int) -> widgets.Button:
+        button = named_button("", "", lambda: self.pick(index), width=None)
+        button.add_class("hk-hatbtn")
+        return button
+
+    def _choice_buttons(self, count: int) -> list[widgets.Button]:
+        """At least ``count`` choice buttons: the pool grows when an ability offers more choices than ever."""
+        pool = list(self.choice_box.children)
+        while len(pool) < count:
+            button = named_button("", "", partial(self.choose, len(pool)))
+            button.add_class("hk-choice")
+            pool.append(button)
+        self.choice_box.children = tuple(pool)
+        return pool
+
+    # -- clicks ------------------------------------------------------------------
+
+    def pick(self, index: int) -> None:
+        """Select (or put down) the hand hat on button ``index``."""
+        hat = self.hand_buttons[index].description
+        if hat:
+            self.select(None if hat == self.selected else hat)
+
+    def play_selected(self, seat: int) -> None:
+        """Play the selected hand hat into ``seat``'s inventory."""
+        if self.selected is None:
+            self.say("First click a hat in your hand, then the inventory it goes into.", error=True)
+            return
+        self.try_move(str(Play(self.selected, seat)))
+
+    def choose(self, index: int) -> None:
+        """Play the ability choice shown on choice button ``index`` (its tooltip holds the notation)."""
+        button = self.choice_box.children[index]
+        self.try_move(button.tooltip.split(" · ")[0])
+
+    def no_target_text(self, item: str) -> str | None:
+        """A hand hat with nowhere to go: an ability waits first, or the moment is not a playing one."""
+        if any(isinstance(move, Play) and move.hat == item for move in self.reader_moves()):
+            return None
+        return f"{item} cannot be played now: first use the waiting ability or decline it (M3, M4)."
+
+    # -- showing ---------------------------------------------------------------------
+
+    def show_table(self, view: dict[str, Any]) -> None:
+        madder: MadderView = view  # type: ignore[assignment]
+        cards = card_set(MadderOptions(**madder["options"]))
+        hand = sorted(madder["hand"] or [])
+        if self.selected not in hand:
+            self.selected = None
+        moves = self.reader_moves() if self.live or self.decides() else []
+        hint = None if self.hint_move is None else self.game.parse(self.hint_move)
+        self.round_info.value = _round_html(madder, cards)
+        self.line_row.value = line_html(madder["line"], cards, madder["deck_size"])
+        self._show_seats(madder, cards, moves, hint)
+        self._show_hand(madder, hand, moves, hint)
+        self.haberdasher_line.value = _haberdasher_html(madder, cards)
+        self._show_choices(madder, cards, moves, hint)
+        self.round_table.value = rounds_html(madder)
+
+    def _show_seats(self, view: MadderView, cards: CardSet, moves: list[Any], hint: Any) -> None:
+        targets = {move.seat for move in moves if isinstance(move, Play) and move.hat == self.selected}
+        for seat, (button, row) in enumerate(zip(self.target_buttons, self.seat_rows, strict=True)):
+            row.value = self._seat_html(view, cards, seat)
+            marks = ["hk-legal"] if seat in targets else []
+            marks += ["hk-hint"] if isinstance(hint, Play) and hint.seat == seat else []
+            set_marks(button, marks, MARKS)
+            button.disabled = view["to_move"] is None
+
+    def _show_hand(self, view: MadderView, hand: list[str], moves: list[Any], hint: Any) -> None:
+        seat = view["seat"]
+        owner = "Your" if len(self.reader_seats) == 1 else f"{view['names'][seat or 0]}'s"
+        self.hand_label.value = f"{owner} hand" + ("" if hand else " (empty)")
+        hinted = hint.hat if isinstance(hint, Play) else None
+        for index, button in enumerate(self.hand_buttons):
+            hat = hand[index] if index < len(hand) else None
+            button.layout.display = None if hat else "none"
+            button.description = hat or ""
+            button.tooltip = _hand_tip(hat, moves) if hat else ""
+            marks = ["hk-selected"] if hat is not None and hat == self.selected else []
+            marks += ["hk-hint"] if hat is not None and hat == hinted else []
+            set_marks(button, marks, MARKS)
+            button.disabled = view["to_move"] is None
+
+    def _show_choices(self, view: MadderView, cards: CardSet, moves: list[Any], hint: Any) -> None:
+        """The waiting ability's choices as buttons named in plain words, with decline; done at the end."""
+        picks = [move for move in moves if not isinstance(move, Play | EndPhase)]
+        card = _waiting_card(view, cards) if DECLINE in moves else None
+        self.ability_prompt.value = _ability_html(view, card, cards) if card is not None else ""
+        buttons = self._choice_buttons(len(picks))
+        for index, button in enumerate(buttons):
+            move = picks[index] if index < len(picks) else None
+            button.layout.display = None if move is not None else "none"
+            button.description = describe(move, view["seat"] or 0) if move is not None else ""
+            button.tooltip = f"{move} · {card.text if card else ''}" if move is not None else ""
+            set_marks(button, ["hk-hint"] if move is not None and move == hint else [], MARKS)
+        self.decline_button.layout.display = None if DECLINE in moves else "none"
+        self.done_button.layout.display = None if DONE in moves else "none"
+        set_marks(self.decline_button, ["hk-hint"] if hint == DECLINE else [], MARKS)
+        set_marks(self.done_button, ["hk-hint"] if hint == DONE else [], MARKS)
+
+    def _seat_html(self, view: MadderView, cards: CardSet, seat: int) -> str:
+        """One seat: who sits there, its marks, hand (backs for others), inventory and, once revealed, Haberdasher."""
+        notes = ["deals"] if view["dealer"] == seat else []
+        notes += ["✓ done"] if seat in view["done"] else []
+        notes += ["▶ to move"] if view["to_move"] == seat else []
+        count = view["hand_sizes"][seat]
+        hand = f"{count} hat(s), shown below" if seat == view["seat"] else back_html("hidden hat") * count or "none"
+        revealed = view["haberdashers"]
+        haberdasher = ""
+        if revealed is not None:
+            card = cards.haberdasher(revealed[seat])
+            haberdasher = f' · Haberdasher <b title="{escape(card.text)}">{escape(card.name)}</b>'
+        head = f"{escape(self.seat_label(seat))}{' · ' if notes else ''}{escape(' · '.join(notes))}"
+        return (
+            f'<div class="hk-row"><span class="hk-label">{head}</span> hand: {hand}{haberdasher}</div>'
+            f'<div class="hk-row">inventory: {inventory_html(view["inventories"][seat], cards)}</div>'
+        )
+
+
+def _seat_box(button: widgets.Button, row: widgets.HTML) -> widgets.HBox:
+    """A seat's button (play the selected hat there) beside its row; on a narrow screen the row wraps below."""
+    box = widgets.HBox([button, row])
+    box.add_class("hk-seatrow")
+    return box
+
+
+DECLINE_TIP = "leave the waiting ability unused (M3, M4)"
+DONE_TIP = "play no more hats from your hand this round (M4)"
+
+
+def describe(move: Choice, user: int) -> str:
+    """A choice in plain words for its button: "move the Fedora from your inventory into Ben's"."""
+    if isinstance(move, MoveHat):
+        return f"move the {move.hat} from {_whose(move.source, user)} into {_whose(move.target, user)}"
+    if isinstance(move, Discard):
+        return "discard " + " and ".join(_the(item, user) for item in move.items)
+    if isinstance(move, Swap):
+        return f"swap your {move.mine.hat} for {_whose(move.theirs.place, user)} {move.theirs.hat}"
+    assert isinstance(move, Take)
+    return f"take {_the(move.item, user)}"
+
+
+def _whose(place: Place, user: int) -> str:
+    return "your inventory" if place == user else f"{SEAT_NAMES[int(place)]}'s inventory"
+
+
+def _the(item: HatAt, user: int) -> str:
+    where = "the assembly line" if item.place == LINE else _whose(item.place, user)
+    return f"the {item.hat} from {where}"
+
+
+def _waiting_card(view: MadderView, cards: CardSet) -> Ability:
+    """The card whose choice waits: the Premium just played, or the viewer's Haberdasher."""
+    if view["phase"] == ABILITY and view["ability"] is not None:
+        return cards.premiums[style_of(view["ability"])]
+    assert view["haberdasher"] is not None
+    return cards.haberdasher(view["haberdasher"])
+
+
+def _ability_html(view: MadderView, card: Ability, cards: CardSet) -> str:
+    kind = "your Premium's ability" if view["phase"] == ABILITY else "your Haberdasher"
+    return (
+        f"<b>{escape(card.name)}</b> ({kind}): {escape(card.text)} Choose one below, or decline it. "
+        f'<small class="hk-standin">{escape(cards.label)}</small>'
+    )
+
+
+def _haberdasher_html(view: MadderView, cards: CardSet) -> str:
+    """The viewer's own Haberdasher, with the card set's label (M6)."""
+    name = view["haberdasher"]
+    if name is None:
+        return ""
+    card = cards.haberdasher(name)
+    return (
+        f"Your Haberdasher (secret until the end of the round, M4): <b>{escape(card.name)}</b>: "
+        f'{escape(card.text)} <small class="hk-standin">{escape(cards.label)}</small>'
+    )
+
+
+def _round_html(view: MadderView, cards: CardSet) -> str:
+    extra = " (a tie: an extra round, M1)" if view["round"] > view["rounds"] else ""
+    names = view["names"]
+    text = (
+        f"Round {view['round']} of {view['rounds']}{extra} · {names[view['dealer']]} deals · "
+        f"{PHASE_WORDS[view['phase']]}"
+    )
+    if view["phase"] == END:
+        text += " · the others wait for each player's done"
+    if view["phase"] == HABERDASHERS:
+        text += " · one after the other from the dealer"
+    return f"{escape(text)}<br><small>Premium hats (★) and Haberdashers: {escape(cards.label)}</small>"
+
+
+def _hand_tip(hat: str, moves: list[Any]) -> str:
+    ability = ", a Premium: its ability works when you play it on your turn (M3)" if is_premium(hat) else ""
+    playable = "" if any(isinstance(m, Play) and m.hat == hat for m in moves) else ", cannot be played right now"
+    return f"{hat} in your hand{ability}{playable}"
+
+
+def rounds_html(view: MadderView) -> str:
+    """The points of every finished round per player, and the game totals so far (M1, M5)."""
+    names = view["names"]
+    head = "".join(f"<th>{escape(name)}</th>" for name in names)
+    rows = [
+        f"<tr><td>round {number}</td>{''.join(f'<td>{p}</td>' for p in points)}</tr>"
+        for number, points in enumerate(view["scores"], start=1)
+    ]
+    totals = [sum(points[seat] for points in view["scores"]) for seat in range(len(names))]
+    rows.append(f"<tr class='hk-total'><td>game total</td>{''.join(f'<td>{t}</td>' for t in totals)}</tr>")
+    if not view["scores"]:
+        rows.insert(0, f"<tr><td colspan='{len(names) + 1}'>no round finished yet</td></tr>")
+    caption = "<caption>Points per round (M5)</caption>"
+    return f'<table class="hk-score">{caption}<tr><th></th>{head}</tr>{"".join(rows)}</table>'
