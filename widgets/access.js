@@ -2,19 +2,26 @@
 //
 // ipywidgets' buttons are named by their text, so a card reads its symbol and value or a square "△" and an
 // empty square nothing. Their tooltip already says what they are ("<card> in your hand",
-// "e4: White, hatted"), so each button of the table is named by its tooltip (aria-label), and a
+// "e4: White, hatted"), so each card and square is named by its tooltip (aria-label; a button
+// with words, "first" or "hint", keeps them as its name, its tooltip as its description), and a
 // picked-up card or piece says so (aria-pressed). The message line is a live region, the move
 // slider is named. The first table of the page gets a skip link, the page's first stop.
 // The Sombrero board (.hk-sb-grid) is one tab stop: arrow keys move between its squares
 // (a roving tabindex), Home/End to the row's ends; Enter and Space press the square.
 // A MutationObserver keeps all this true as the kernel changes tooltips and classes.
 
-const PRESSABLE = ".hk-card, .hk-sq";
+const PRESSABLE = ".hk-card, .hk-sq, .hk-hatbtn";
 
 function label(table) {
-  for (const b of table.querySelectorAll("button[title]")) {
+  for (const b of table.querySelectorAll(`button:is(${PRESSABLE})`)) {
     if (b.title && b.getAttribute("aria-label") !== b.title) b.setAttribute("aria-label", b.title);
     if (!b.title && !b.textContent.trim()) b.setAttribute("aria-label", "empty");
+  }
+  for (const panel of table.querySelectorAll(".hk-movepanel:not([role])")) {
+    // It scrolls, so a keyboard must be able to reach it (axe: scrollable-region-focusable).
+    Object.assign(panel, { tabIndex: 0 });
+    panel.setAttribute("role", "region");
+    panel.setAttribute("aria-label", "moves so far");
   }
   for (const b of table.querySelectorAll(`button:is(${PRESSABLE})`)) {
     const pressed = b.classList.contains("hk-selected") ? "true" : "false";

@@ -60,20 +60,7 @@ WIDGET_CSS = """
 .hk-table .widget-text { max-width: 100%; }
 """
 
-# The dark theme (``?theme=dark``, or Voilà's theme setting): cards stay light, as cards are; what sits on
-# the page takes dark backgrounds and light text, so every text keeps its WCAG AA contrast.
-DARK_CSS = """
-body[data-jp-theme-light="false"] .hk-table .hk-message { background: #2b2b2b; border-left-color: #aaa; }
-body[data-jp-theme-light="false"] .hk-table .hk-message.hk-error { color: #ff9e9e; border-left-color: #ff9e9e; }
-body[data-jp-theme-light="false"] :is(.hk-poslabel, .hk-rule, .hk-how, .hk-pos small, .hk-ho-note, .hk-sb-label,
-  .hk-race-note, .hk-race-caption, .hk-count small) { color: #c8c8c8; }
-body[data-jp-theme-light="false"] .hk-score tr.hk-total td { background: #3a3a3a; }
-body[data-jp-theme-light="false"] .hk-movelist li.hk-last { background: #574400; }
-body[data-jp-theme-light="false"] .hk-score :is(th, td) { border-color: #666; }
-body[data-jp-theme-light="false"] .hk-table .hk-standin { color: #f0c46a; }
-"""
-
 
 def style_html() -> str:
     """Both style sheets as <style> elements, for one HTML widget inside a view."""
-    return f"{style_tag()}<style>{WIDGET_CSS}{DARK_CSS}</style>"
+    return f"{style_tag()}<style>{WIDGET_CSS}</style>"

@@ -7,7 +7,9 @@ from collections.abc import Sequence
 
 from hatskit.core import Event, Outcome, ScoreSheet
 
-# One style sheet for every view, keyed by ``hk-`` classes. Colours always come
+# One style sheet for every view, keyed by ``hk-`` classes. In JupyterLab's dark theme (Voilà's
+# ``?theme=dark``; its <body> says data-jp-theme-light="false") cards stay light, as cards are, and what
+# lies on the page gets dark backgrounds and light text, keeping WCAG AA contrast. Colours always come
 # with a symbol and a value, never alone (readers with colour-blindness).
 CSS = """
 .hk { font-family: system-ui, sans-serif; }
@@ -34,6 +36,14 @@ CSS = """
 .hk-movelist { margin: 0; padding-left: 2.4em; }
 .hk-movelist li.hk-last { font-weight: 700; background: #fff1b8; }
 .hk-movelist li.hk-last::after { content: " ◀"; }
+body[data-jp-theme-light="false"] :is(.hk-table .hk-message, .hk-score tr.hk-total td) { background: #2b2b2b; }
+body[data-jp-theme-light="false"] .hk-table .hk-message.hk-error { color: #ff9e9e; border-left-color: #ff9e9e; }
+body[data-jp-theme-light="false"] :is(.hk, .hk-row, .hk-pos) :is(.hk-poslabel, .hk-rule, .hk-panel .hk-how,
+  .hk-sb-legend,
+  .hk-sb-label, .hk-ho-note, .hk-race-note, .hk-race-caption, small) { color: #c8c8c8; }
+body[data-jp-theme-light="false"] .hk-movelist li.hk-last { background: #574400; }
+body[data-jp-theme-light="false"] .hk-score :is(th, td) { border-color: #666; }
+body[data-jp-theme-light="false"] .hk-table .hk-standin { color: #f0c46a; }
 """
 
 # The short name of every ruling id (docs/rulings.md explains each one).

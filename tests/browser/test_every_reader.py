@@ -137,10 +137,12 @@ def test_the_slider_is_named_and_its_end_key_goes_to_the_last_move(page: Page, v
     from playwright.sync_api import expect
 
     open_page(page, f"{voila}/voila/render/sombrero.ipynb")
-    handle = page.locator(".hk-table .widget-slider [role=slider]:not([aria-valuemax='0'])").first
+    slid = page.locator(".widget-slider [role=slider]:not([aria-valuemax='0'])")
+    table = page.locator(".hk-table").filter(has=slid).first
+    handle = table.locator(".widget-slider [role=slider]")
     expect(handle).to_have_attribute("aria-label", re.compile("move"))
     last = str(int(float(handle.get_attribute("aria-valuemax") or "0")))
-    readout = page.locator(".hk-table").filter(has=handle).locator(".widget-readout")  # the kernel's value
+    readout = table.locator(".widget-slider .widget-readout")  # the kernel's value
     handle.focus()
     page.keyboard.press("Home")
     expect(readout).to_have_text("0")
