@@ -27,8 +27,13 @@ from nbconvert import HTMLExporter
 
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
 # JupyterLab's look, as on Voilà's pages, without the scripts a text page never needs: require.js (for
-# old-style widgets), and MathJax and Mermaid from a CDN (so the index loads nothing from the internet).
+# old-style widgets), and MathJax and Mermaid from a CDN (so the index loads nothing from the internet);
+# an empty icon, as on Voilà's pages, so the browser asks for no /favicon.ico (a 404 in the console);
+# links underlined, as on the game pages (config/share/voila/templates/hatskit).
 TEXT_PAGE_TEMPLATE = """{%- extends 'lab/index.html.j2' -%}
+{%- block html_head_css -%}<link rel="icon" href="data:;base64,=">
+<style>.jp-RenderedHTMLCommon a:link, .jp-RenderedHTMLCommon a:visited { text-decoration: underline; }</style>
+{%- endblock html_head_css -%}
 {%- block html_head_js_requirejs -%}{%- endblock html_head_js_requirejs -%}
 {%- block html_head_js_mathjax -%}{%- endblock html_head_js_mathjax -%}
 {%- block html_head_js_mermaidjs -%}{%- endblock html_head_js_mermaidjs -%}
@@ -58,13 +63,18 @@ def text_page(notebook: nbformat.NotebookNode, name: str, strip_sources: bool, t
 
 
 def prelaunch_hook(handler: tornado.web.RequestHandler, notebook: nbformat.NotebookNode, cwd: str) -> None:
-    """Answer a text page without a kernel (tornado's Finish ends the request), else set the `_xsrf` cookie."""
+    """Answer a text page without a kernel (tornado's Finish ends the request), else set the `_xsrf` cookie.
+
+    A text page takes its theme from the link (``?theme=dark``) as Voilà's game pages do (voila.json).
+    """
     if needs_kernel(notebook):
         handler.xsrf_token  # noqa: B018  (reading it sets the cookie)
         return
     settings = handler.voila_configuration
     name = os.path.splitext(os.path.basename(handler.request.path))[0]
-    raise tornado.web.Finish(text_page(notebook, name, settings.strip_sources, settings.theme))
+    asked = handler.get_argument("theme", settings.theme) if settings.allow_theme_override == "YES" else ""
+    theme = asked if asked in ("light", "dark") else settings.theme
+    raise tornado.web.Finish(text_page(notebook, name, settings.strip_sources, theme))
 
 
 def pool_size() -> int:
@@ -75,7 +85,14 @@ def pool_size() -> int:
     return int(value)
 
 
+# Voilà looks for page templates in the Jupyter data directories (JUPYTER_PATH first). Read before
+# Voilà collects its templates (the app and the server extension both load this file first), this
+# puts config/share/voila/templates/hatskit there: the lab page without Font Awesome from a CDN.
+TEMPLATES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "share")
+os.environ["JUPYTER_PATH"] = os.pathsep.join(filter(None, [TEMPLATES, os.environ.get("JUPYTER_PATH")]))
+
 c = get_config()  # noqa: F821  (traitlets provides get_config to config files)
+c.VoilaConfiguration.template = "hatskit"
 if pool_size() > 0:
     # Voilà refuses a prelaunch hook together with pre-heated kernels: with a pool the index gets a kernel
     # of its own per visit (it is left out of the pool), and kernels of closed tabs wait for the culler.

@@ -154,6 +154,15 @@ def test_black_hat_by_clicks() -> None:
     assert f'title="{card}"' in table.seat_rows[0].value  # your own black hat, shown to you only
 
 
+def test_your_black_hat_does_not_look_like_a_duplicate_that_will_not_score() -> None:
+    table = new_table()
+    card = hand(table)[0]
+    select(table, card)
+    table.black_hat_button.click()
+    own = re.search(rf'<[^>]*title="{re.escape(card)}"[^>]*>', table.seat_rows[0].value)
+    assert own is not None and "hk-blackhat" in own.group() and "hk-facedown" not in own.group()
+
+
 def test_discard_by_clicks_draws_and_keeps_the_turn() -> None:
     table = new_table()
     card = hand(table)[-1]

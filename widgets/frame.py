@@ -47,18 +47,22 @@ replaces are kept, and a button leads back to the original game.
 from __future__ import annotations
 
 import html
+import os
 from collections.abc import Callable, Sequence
 from functools import partial
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Self
 
 import ipywidgets as widgets
 
 from hatskit.bots import Bot, make_bot
 from hatskit.core import Game
-from hatskit.render.common import event_html, score_panel_html
+from hatskit.render.common import event_html, move_list_html, score_panel_html
+from widgets.access import TableAccess
+from widgets.clipboard import Clipboard
+from widgets.links import LinkError, game_from_code, link_query, position_code, seats_for, table_from_query
 from widgets.scheduler import ManualClock, Scheduler
 from widgets.seats import SeatGuard
-from widgets.setup import READER, SEAT_KINDS, SetupRow, check_seats
+from widgets.setup import READER, SEAT_KINDS, WIDE, SetupRow, check_seats
 from widgets.style import style_html
 
 __all__ = ["READER", "SEAT_KINDS", "TableFrame", "check_seats", "html_line", "named_button", "set_marks"]
@@ -98,6 +102,25 @@ class TableFrame(widgets.VBox):
         self._seat_game(game, self.default_seats if seats is None else seats)
         self._build_frame()
         self._show_new_game()
+
+    @classmethod
+    def from_link(cls, game: Game, seats: Sequence[str] | None = None, query: str | None = None, **kwargs: Any) -> Self:
+        """The table the page's link sets up (see :mod:`widgets.links`), else this ``game`` with ``seats``.
+
+        ``query`` is the link's query; by default the one Voilà hands the kernel
+        (``QUERY_STRING``; empty in JupyterLab). A link the table cannot use
+        leaves the default table, with a sentence that says what was wrong.
+        """
+        query = os.environ.get("QUERY_STRING", "") if query is None else query
+        try:
+            linked, problem = table_from_query(cls.game_id, query, cls.default_seats if seats is None else seats), None
+        except LinkError as error:
+            linked, problem = None, error
+        table = cls(game, seats, **kwargs) if linked is None else cls(*linked, **kwargs)
+        if problem is not None:
+            table.say(f"This page's link could not be used ({problem}), so here is the usual table.", error=True)
+        table.add_class("hk-main")  # the page's play table: the skip link leads here
+        return table
 
     # -- what a subclass writes -------------------------------------------------
 
@@ -284,6 +307,7 @@ class TableFrame(widgets.VBox):
         self._sync_controls()
         self.status.value = html.escape(self._status_text(shown))
         self.score_panel.value = score_panel_html(shown.score(), shown.outcome())
+        self.move_list.value = move_list_html(self.game.events[: self.game.ply], self.shown_ply)
         self.show_table(self.guard.view(shown))
 
     def narrate(self) -> None:
@@ -298,6 +322,32 @@ class TableFrame(widgets.VBox):
         if not lines:
             lines.append(html.escape(f"{self._acting_names(shown)} to move."))
         self._set_message("<br>".join(lines), error=False)
+
+    # -- sharing a table -------------------------------------------------------------
+
+    def copy_link(self) -> None:
+        """Copy a link to this table's game from its start, with its seats (the page's address plus a query)."""
+        self.clipboard.copy("?" + link_query(self.game, self.seats))
+        from_position = "start" in self.game.head
+        secret = " It holds the starting position's hidden cards, so it is a teacher's tool." if from_position else ""
+        self.say(f"Link copied: it opens this game from its start, with these seats, on any screen.{secret}")
+
+    def copy_position(self) -> None:
+        """Copy the shown position as a code; it holds every hidden card, and the message says so."""
+        self.clipboard.copy(position_code(self.shown()))
+        self.say(f"Position code copied. {POSITION_SECRET}")
+
+    def load_position(self) -> None:
+        """Put the position of the code in the box on the table, or say why not and change nothing."""
+        try:
+            game = game_from_code(self.code_box.value, self.game_id)
+        except LinkError as error:
+            self.say(f"No position loaded: {error}.", error=True)
+            return
+        players = len(game.seat_names)
+        self.start(game, self.seats if len(self.seats) == players else seats_for(self.default_seats, players))
+        self.code_box.value = ""
+        self.say("Position loaded: play on from here.")
 
     # -- bots -----------------------------------------------------------------
 
@@ -397,12 +447,17 @@ class TableFrame(widgets.VBox):
         self.status = html_line("hk-status")
         self.message = html_line("hk-message")
         self.score_panel = html_line("hk-scorepanel")
+        self.move_list = html_line("hk-movepanel")
         self.table_area = widgets.VBox(self.build_table())
         self.table_area.add_class("hk-area")
         self.guard = SeatGuard(self)
         self.setup.children += (self.guard.reveal_box,)
-        self.children = [widgets.HTML(style_html()), self.setup, self.status, self.guard, self.table_area, self.message]
-        self.children += (self._build_controls(), self.score_panel)
+        side = widgets.VBox([self.move_list, self.score_panel])
+        side.add_class("hk-side")
+        play = widgets.HBox([self.table_area, side])  # side by side on a wide screen, one above the other on a phone
+        play.add_class("hk-play")
+        self.children = [widgets.HTML(style_html()), self.setup, self.status, self.guard, play, self.message]
+        self.children += (self._build_controls(), self._build_share(), TableAccess())
         self.add_class("hk")
         self.add_class("hk-table")
 
@@ -421,6 +476,22 @@ class TableFrame(widgets.VBox):
         for control, wanted in [*switched, (self.hint_button, self.can_hint)]:
             control.layout.display = None if wanted else "none"
         return widgets.HBox([*steps, self.undo_button, self.hint_button, self.line_button])
+
+    def _build_share(self) -> widgets.VBox:
+        """Copy link, copy position, and a box to load a position from its code, with the clipboard's box."""
+        self.clipboard = Clipboard(label="the link or code last copied")
+        self.code_box = widgets.Text(description="position code", placeholder="paste a code", style=WIDE)
+        self.code_box.tooltip = f"a position code to load. {POSITION_SECRET}"
+        buttons = [
+            named_button("copy link", "copy a link that opens this game from its start on any screen", self.copy_link),
+            named_button("copy position", f"copy the shown position as a code. {POSITION_SECRET}", self.copy_position),
+            self.code_box,
+            named_button("load position", "put the position of the code in the box on the table", self.load_position),
+        ]
+        row = widgets.HBox(buttons, layout=widgets.Layout(flex_flow="row wrap", align_items="center"))
+        share = widgets.VBox([row, self.clipboard])
+        share.add_class("hk-share")
+        return share
 
     def _refuse(self, text: str) -> None:
         self.say(text, error=True)
@@ -476,6 +547,9 @@ class TableFrame(widgets.VBox):
         return _and([self.seat_label(seat) for seat in shown.acting]) or "nobody"
 
 
+POSITION_SECRET = (
+    "A position code holds every hidden card, so it is a teacher's tool: whoever decodes it sees all the hands."
+)
 LINE_TIP = "the game as it was before you played from an earlier position (your own moves are kept too)"
 OWN_LINE_TIP = "the moves you played from an earlier position (the original game is kept too)"
 

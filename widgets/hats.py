@@ -229,8 +229,11 @@ def _moves(count: int) -> str:
 
 
 def _own_black_hats(view: dict[str, Any]) -> str:
-    """The viewer's own black hats: face down for everyone else, so shown dimmed to their owner."""
-    return "".join(hat_card_html(card, "hk-facedown") for card in view["my_black_hats"]) or "none"
+    """The viewer's own black hats: face down for everyone else, so shown to their owner as black cards.
+
+    Black, not dimmed: a dimmed card is a duplicate type that will not score (H7).
+    """
+    return "".join(hat_card_html(card, "hk-blackhat") for card in view["my_black_hats"]) or "none"
 
 
 def _card_order(card: str) -> tuple[int, int]:

@@ -68,6 +68,8 @@ BOARD_CSS = f"""
   border-color: transparent #1b7a2e transparent transparent; }}
 @media (forced-colors: active) {{ .hk-sb-grid .hk-sq {{ color: ButtonText; }} }}
 .hk-table .hk-sb-legend {{ color: #555; font-size: .85em; }}
+@media (min-width: 720px) {{ .hk-sb-grid .hk-sq {{ width: 3.8em; height: 3.8em; }}
+  {SQUARE} {{ background-size: 3.2em 3.2em; }} }}
 """
 LEGEND = (
     "Marks: • a square the piece you picked up can step to · ◥ a hatless friend it can pass its hat to (S2) · "

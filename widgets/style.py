@@ -17,10 +17,11 @@ from hatskit.render.common import style_tag
 WIDGET_CSS = """
 .hk-table { font-family: system-ui, sans-serif; gap: 4px; }
 .hk-table .jupyter-button.hk-card { width: 2.8em; height: 3.8em; padding: 0; margin: 2px;
-  border: 2px solid #444; border-radius: 6px; background: #fffdf6; font-size: 1.1em; font-weight: 700;
+  border: 2px solid #444; border-radius: 6px; background: #fffdf6; font-size: 1.3em; font-weight: 700;
   white-space: pre-line; line-height: 1.15; box-shadow: none; }
 .hk-table .jupyter-button.hk-card:disabled { opacity: 1; cursor: default; }
-.hk-table .jupyter-button.hk-facedown { opacity: .45; }
+.hk-table .jupyter-button.hk-facedown { background: repeating-linear-gradient(135deg, #fffdf6 0 6px, #ddd9cc 6px 8px);
+  border-style: dashed; text-decoration: line-through; }
 .hk-table .jupyter-button.hk-legal { border: 3px dashed #1b7a2e; background: #eefbe9; }
 .hk-table .jupyter-button.hk-selected { border: 4px double #b8860b; background: #fff1b8; }
 .hk-table .jupyter-button.hk-hint { outline: 3px dotted #d35400; outline-offset: 2px; }
@@ -41,6 +42,30 @@ WIDGET_CSS = """
 .hk-table .hk-panel details { margin: 1px 0; }
 .hk-table .hk-panel summary { cursor: pointer; }
 .hk-table .hk-panel summary .hk-how { color: #555; font-size: .85em; }
+/* The focus ring: 3 px of dark blue in a white halo, on every card and square whatever its marks, on
+   keyboard and mouse focus alike (beats ipywidgets' 1 px `.jupyter-button:focus:enabled`). */
+.hk-table.hk :is(button, .jupyter-button):is(:focus, :focus-visible), .hk-table.hk .hk-area:focus-visible {
+  outline: 3px solid #1747a6; outline-offset: 2px; box-shadow: 0 0 0 6px #fff; z-index: 1; }
+.hk-skip { position: absolute; left: -9999px; top: 0; z-index: 1000; padding: 8px 12px; background: #1747a6;
+  color: #fff; font-weight: 700; }
+.hk-skip:focus { left: 8px; top: 8px; }
+.hk-table .hk-share { gap: 2px; padding-top: 4px; border-top: 1px solid #ddd; }
+/* Brief movement where a card or a hat has just moved (none for readers who ask for reduced motion). */
+.hk-table :is(.jupyter-button.hk-card, .hk-sq) { transition: background-color .25s, border-color .25s,
+  box-shadow .25s; }
+.hk-table .jupyter-button.hk-changed { animation: hk-arrive .35s ease-out; }
+.hk-table .hk-sq.hk-moved { animation: hk-flash .5s ease-out; }
+@keyframes hk-arrive { from { transform: translateY(-8px) scale(1.08); } to { transform: none; } }
+@keyframes hk-flash { from { filter: brightness(1.35); } to { filter: none; } }
+@media (prefers-reduced-motion: reduce) { .hk-table * { transition: none !important; animation: none !important; } }
+.hk-table .widget-hbox { flex-wrap: wrap; }
+.hk-table .hk-play { gap: 8px 18px; align-items: flex-start; justify-content: center; }
+.hk-table .hk-play > .hk-area { flex: 1 1 26em; min-width: 0; align-items: center; }
+.hk-table .hk-side { flex: 0 1 22em; min-width: 0; padding-left: 10px; border-left: 3px solid #ddd; }
+.hk-table .hk-movepanel { max-height: 18em; overflow-y: auto; font-size: .9em; }
+.hk-table .jupyter-button { flex-shrink: 0; }
+.hk-table .widget-hslider { min-width: 12em; max-width: 100%; }
+.hk-table .widget-text { max-width: 100%; }
 """
 
 

@@ -3,23 +3,28 @@
 from __future__ import annotations
 
 import html
+from collections.abc import Sequence
 
 from hatskit.core import Event, Outcome, ScoreSheet
 
-# One style sheet for every view, keyed by ``hk-`` classes. Colours always come
+# One style sheet for every view, keyed by ``hk-`` classes. In JupyterLab's dark theme (Voilà's
+# ``?theme=dark``; its <body> says data-jp-theme-light="false") cards stay light, as cards are, and what
+# lies on the page gets dark backgrounds and light text, keeping WCAG AA contrast. Colours always come
 # with a symbol and a value, never alone (readers with colour-blindness).
 CSS = """
 .hk { font-family: system-ui, sans-serif; }
 .hk-card { display: inline-flex; flex-direction: column; align-items: center; justify-content: center;
   width: 2.6em; height: 3.6em; margin: 2px; border: 2px solid #444; border-radius: 6px;
-  background: #fffdf6; font-weight: 700; font-size: 1.05em; line-height: 1.1; vertical-align: top; }
+  background: #fffdf6; color: #222; font-weight: 700; font-size: 1.05em; line-height: 1.1; vertical-align: top; }
 .hk-card .hk-kind { font-size: 1.3em; }
 .hk-back { background: repeating-linear-gradient(45deg, #2b3a67, #2b3a67 4px, #3d4f88 4px, #3d4f88 8px);
   color: #fff; }
-.hk-facedown { opacity: .45; }
-.hk-k-star { color: #a86b00; } .hk-k-spade { color: #111; } .hk-k-heart { color: #c0152f; }
+.hk-facedown { background: repeating-linear-gradient(135deg, #fffdf6 0 6px, #ddd9cc 6px 8px);
+  border-style: dashed; text-decoration: line-through; }
+.hk-k-star { color: #8a5700; } .hk-k-spade { color: #111; } .hk-k-heart { color: #c0152f; }
 .hk-k-club { color: #1b7a2e; } .hk-k-diamond { color: #1f4fb8; } .hk-k-flower { color: #8a2be2; }
 .hk-k-helm { color: #00707a; }
+.hk-blackhat { background: #1d1d1d; color: #fff; border-color: #000; }
 .hk-score { border-collapse: collapse; margin: 4px 0; }
 .hk-score th, .hk-score td { border: 1px solid #ccc; padding: 2px 8px; text-align: left; }
 .hk-score td.hk-pts, .hk-score th.hk-pts { text-align: right; }
@@ -28,6 +33,17 @@ CSS = """
 .hk-label { min-width: 7em; font-weight: 600; }
 .hk-pos { display: inline-flex; flex-direction: column; align-items: center; }
 .hk-pos small { color: #555; }
+.hk-movelist { margin: 0; padding-left: 2.4em; }
+.hk-movelist li.hk-last { font-weight: 700; background: #fff1b8; }
+.hk-movelist li.hk-last::after { content: " ◀"; }
+body[data-jp-theme-light="false"] :is(.hk-table .hk-message, .hk-score tr.hk-total td) { background: #2b2b2b; }
+body[data-jp-theme-light="false"] .hk-table .hk-message.hk-error { color: #ff9e9e; border-left-color: #ff9e9e; }
+body[data-jp-theme-light="false"] :is(.hk, .hk-row, .hk-pos) :is(.hk-poslabel, .hk-rule, .hk-panel .hk-how,
+  .hk-sb-legend,
+  .hk-sb-label, .hk-ho-note, .hk-race-note, .hk-race-caption, small) { color: #c8c8c8; }
+body[data-jp-theme-light="false"] .hk-movelist li.hk-last { background: #574400; }
+body[data-jp-theme-light="false"] .hk-score :is(th, td) { border-color: #666; }
+body[data-jp-theme-light="false"] .hk-table .hk-standin { color: #f0c46a; }
 """
 
 # The short name of every ruling id (docs/rulings.md explains each one).
@@ -148,6 +164,18 @@ def score_panel_html(sheet: ScoreSheet, outcome: Outcome | None) -> str:
         members = " + ".join(sheet.seat_names[s] for s in team)
         folds.append(f'<div class="hk-total">team {escape(members)}: {points}</div>')
     return f'<div class="hk hk-panel"><div class="hk-lead">{lead}</div>{"".join(folds)}</div>'
+
+
+def move_list_html(plies: Sequence[Sequence[Event]], shown: int) -> str:
+    """The game's moves as a numbered list, each told by its events (public words only, as the message
+    line tells them); the move that led to the shown position is marked (bold, a ◀, aria-current)."""
+    marked = ' class="hk-last" aria-current="step"'
+    items = [
+        f"<li{marked if number == shown else ''}>{'; '.join(event_html(event) for event in events) or 'a move'}</li>"
+        for number, events in enumerate(plies, start=1)
+    ]
+    body = f'<ol class="hk-movelist">{"".join(items)}</ol>' if items else "<div>No moves yet.</div>"
+    return f'<div class="hk hk-panel"><div class="hk-lead"><b>Moves</b></div>{body}</div>'
 
 
 def _player_fold(sheet: ScoreSheet, seat: int, name: str, total: int) -> str:

@@ -16,7 +16,7 @@ from hatskit.render.common import back_html, escape, style_tag
 STYLE = """
 .hk-ho-card { display: inline-flex; flex-direction: column; align-items: center; justify-content: center;
   width: 4.4em; height: 4.6em; margin: 2px; border: 2px solid #444; border-radius: 6px; background: #fffdf6;
-  vertical-align: top; }
+  color: #222; vertical-align: top; }
 .hk-ho-card svg { width: 3.4em; height: 2.6em; }
 .hk-ho-name { font-size: .75em; font-weight: 700; line-height: 1.1; text-align: center; }
 .hk-ho-big { transform: scale(1.35); margin: 14px 18px; }

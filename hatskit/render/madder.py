@@ -17,7 +17,7 @@ from hatskit.render.common import back_html, escape, style_tag
 
 STYLE = """
 .hk-hat { width: 4.4em; font-size: .85em; }
-.hk-hat .hk-prem { color: #a86b00; }
+.hk-hat .hk-prem { color: #8a5700; }
 .hk-s-0 { background: #fde8e8; } .hk-s-1 { background: #e6eefc; } .hk-s-2 { background: #e8f6ea; }
 .hk-s-3 { background: #fff4d6; } .hk-s-4 { background: #efe6fa; } .hk-s-5 { background: #e3f5f6; }
 .hk-s-6 { background: #f6ece2; } .hk-s-7 { background: #ececec; }

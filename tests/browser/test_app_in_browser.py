@@ -45,7 +45,8 @@ TABLE_STATE = """table => ({
 })"""
 MESSAGE_LINES = "message => message.innerText.split('\\n')"
 TABLE_CALL = re.compile(
-    r'HatsTable\(hatskit\.new_game\("hats", players=(?P<players>\d), seed=(?P<seed>\d+)\), seats=(?P<seats>\([^)]*\))\)'
+    r"HatsTable(?:\.from_link)?"
+    r'\(hatskit\.new_game\("hats", players=(?P<players>\d), seed=(?P<seed>\d+)\), seats=(?P<seats>\([^)]*\))\)'
 )
 
 
@@ -55,7 +56,7 @@ def replica() -> HatsTable:
     notebook = json.loads((NOTEBOOKS / "hats.ipynb").read_text())
     source = "\n".join("".join(cell["source"]) for cell in notebook["cells"] if cell["cell_type"] == "code")
     match = TABLE_CALL.search(source)
-    assert match, "notebooks/hats.ipynb no longer builds its table as HatsTable(hatskit.new_game(...), seats=...)"
+    assert match, "notebooks/hats.ipynb builds its table no longer as HatsTable.from_link(hatskit.new_game(..), ..)"
     game = hatskit.new_game("hats", players=int(match["players"]), seed=int(match["seed"]))
     return HatsTable(game, seats=ast.literal_eval(match["seats"]), bot_delay=0)
 

@@ -1,0 +1,185 @@
+"""Every reader (issue 10): keyboards, screen readers, contrast, a dark theme and a phone's width.
+
+One served app (the session's `voila` fixture) for every test here. Each page is
+opened light at 1280 px and checked with axe-core (no serious or critical
+violation), then narrowed to a phone's 390 px (nothing wider than the screen,
+no button label cut, the slider with room to slide, no two cards on top of each
+other), then opened again with ``?theme=dark`` (a dark page that axe still
+passes). With HATSKIT_SCREENSHOTS=<directory> each of the three is saved there
+as <page>-light.png, <page>-phone.png and <page>-dark.png (docs/screenshots/
+holds the README's).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import pytest
+
+from tests.browser.conftest import REPO
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Locator, Page
+
+NOTEBOOKS = sorted((REPO / "notebooks").glob("*.ipynb"))
+SERIOUS = ("serious", "critical")
+PHONE = {"width": 390, "height": 844}
+WIDE = {"width": 1280, "height": 1000}
+Evaluated = Callable[["Locator", str, Any], None]
+
+# What a phone-width page must not do, as a list of sentences (empty when all is well): be wider than
+# the screen, cut a visible button's label, squeeze a slider, or draw two cards of one row over each other.
+PHONE_PROBLEMS = """(root) => {
+  const problems = [];
+  const shown = (e) => e.getClientRects().length > 0 && getComputedStyle(e).visibility !== "hidden";
+  if (root.scrollWidth > window.innerWidth) problems.push(`page ${root.scrollWidth} px wide`);
+  for (const b of document.querySelectorAll(".hk-table button")) {
+    if (shown(b) && b.scrollWidth > b.clientWidth + 1) problems.push(`label cut: ${b.textContent}`);
+  }
+  for (const s of document.querySelectorAll(".hk-table .widget-slider .noUi-target")) {
+    if (shown(s) && s.getBoundingClientRect().width < 100) problems.push("slider under 100 px");
+  }
+  const cards = [...document.querySelectorAll(".hk-table .hk-card")].filter(shown)
+    .map((c) => c.getBoundingClientRect());
+  for (let i = 0; i < cards.length; i++) for (let j = i + 1; j < cards.length; j++) {
+    const [a, b] = [cards[i], cards[j]];
+    const overlap = Math.min(a.right, b.right) - Math.max(a.left, b.left) > 2
+      && Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top) > 2;
+    if (overlap) problems.push(`cards overlap at ${Math.round(a.left)},${Math.round(a.top)}`);
+  }
+  return problems.slice(0, 5);
+}"""
+
+
+def open_page(page: Page, url: str) -> None:
+    """Open a page and wait until it is drawn: a game page's play table with its live message line."""
+    from playwright.sync_api import expect
+
+    page.goto(url)
+    if page.locator(".hk-table").count() or "index" not in url:
+        table = page.locator(".hk-table.hk-main")
+        expect(table.locator(".hk-message")).to_have_attribute("aria-live", "polite")
+        expect(table.locator(".hk-card, .hk-sq").first).to_be_visible()
+    else:
+        expect(page.locator("h1").first).to_be_visible()
+
+
+def serious_violations(page: Page) -> list[tuple[str, str, list[Any]]]:
+    """axe-core's serious and critical findings on the page: rule, impact and the first few elements."""
+    from axe_playwright_python.sync_playwright import Axe
+
+    violations = Axe().run(page).response["violations"]
+    return [(v["id"], v["impact"], [n["target"] for n in v["nodes"][:3]]) for v in violations if v["impact"] in SERIOUS]
+
+
+def snap(page: Page, name: str) -> None:
+    """Save a screenshot of the play table (the page where there is none) where HATSKIT_SCREENSHOTS asks."""
+    directory = os.environ.get("HATSKIT_SCREENSHOTS")
+    if directory:
+        path = str(Path(directory) / f"{name}.png")
+        table = page.locator(".hk-table.hk-main")
+        (table if table.count() else page).screenshot(path=path)
+
+
+@pytest.mark.parametrize("notebook", NOTEBOOKS, ids=lambda notebook: notebook.stem)
+def test_page_reads_well_light_dark_and_on_a_phone(
+    page: Page, voila: str, notebook: Path, expect_evaluated: Evaluated
+) -> None:
+    url = f"{voila}/voila/render/{notebook.name}"
+    page.set_viewport_size(WIDE)
+    open_page(page, url)
+    assert serious_violations(page) == []
+    snap(page, f"{notebook.stem}-light")
+    page.set_viewport_size(PHONE)
+    expect_evaluated(page.locator("html"), PHONE_PROBLEMS, [])
+    snap(page, f"{notebook.stem}-phone")
+    page.set_viewport_size(WIDE)
+    open_page(page, f"{url}?theme=dark")
+    expect_evaluated(page.locator("body"), "(b) => b.dataset.jpThemeLight", "false")
+    dark = "(b) => getComputedStyle(b).backgroundColor.match(/\\d+/g).slice(0, 3).every((c) => +c < 80)"
+    expect_evaluated(page.locator("body"), dark, True)
+    assert serious_violations(page) == []
+    snap(page, f"{notebook.stem}-dark")
+
+
+def test_sombrero_board_is_one_tab_stop_moved_with_the_arrow_keys(page: Page, voila: str) -> None:
+    from playwright.sync_api import expect
+
+    open_page(page, f"{voila}/voila/render/sombrero.ipynb")
+    table = page.locator(".hk-table.hk-main")
+    squares = table.locator(".hk-sb-grid button.hk-sq")
+    expect(squares.and_(page.locator("[tabindex='0']"))).to_have_count(1)
+    expect(squares.and_(page.locator("[tabindex='-1']"))).to_have_count(63)
+    page.keyboard.press("Tab")
+    expect(page.locator(".hk-skip")).to_be_focused()
+    page.keyboard.press("Enter")
+    expect(table.locator(".hk-area")).to_be_focused()
+    page.keyboard.press("Tab")
+    expect(page.locator(":focus")).to_have_attribute("aria-label", re.compile(r"^a1: "))
+    page.keyboard.press("End")
+    expect(page.locator(":focus")).to_have_attribute("aria-label", re.compile(r"^h1: White, hatted"))
+    page.keyboard.press("ArrowUp")
+    expect(page.locator(":focus")).to_have_attribute("aria-label", re.compile(r"^h2: "))
+    page.keyboard.press("ArrowDown")
+    page.keyboard.press("Enter")
+    h1 = table.locator("button.hk-sq[aria-label^='h1: ']")
+    expect(h1).to_have_attribute("aria-pressed", "true")
+    expect(page.locator(":focus")).to_have_css("outline-width", "3px")
+    page.keyboard.press("Space")
+    expect(h1).to_have_attribute("aria-pressed", "false")
+
+
+def test_the_slider_is_named_and_its_end_key_goes_to_the_last_move(page: Page, voila: str) -> None:
+    from playwright.sync_api import expect
+
+    open_page(page, f"{voila}/voila/render/sombrero.ipynb")
+    slid = page.locator(".widget-slider [role=slider]:not([aria-valuemax='0'])")
+    table = page.locator(".hk-table").filter(has=slid).first
+    handle = table.locator(".widget-slider [role=slider]")
+    expect(handle).to_have_attribute("aria-label", re.compile("move"))
+    last = str(int(float(handle.get_attribute("aria-valuemax") or "0")))
+    readout = table.locator(".widget-slider .widget-readout")  # the kernel's value
+    handle.focus()
+    page.keyboard.press("Home")
+    expect(readout).to_have_text("0")
+    page.keyboard.press("End")
+    expect(readout).to_have_text(last)
+
+
+def test_hats_controls_are_named_and_the_focus_ring_shows_on_every_card(page: Page, voila: str) -> None:
+    from playwright.sync_api import expect
+
+    open_page(page, f"{voila}/voila/render/hats.ipynb")
+    table = page.locator(".hk-table.hk-main")
+    hand = table.locator("button.hk-card[aria-label$=' in your hand']")
+    expect(hand.first).to_be_visible()
+    expect(table.locator("button[aria-label^='position 1']").first).to_be_visible()
+    expect(table.locator(".hk-message")).to_have_attribute("role", "log")
+    hand.first.click()
+    expect(hand.first).to_have_attribute("aria-pressed", "true")
+    for card in [hand.first, hand.last, table.locator("button[aria-label^='position ']").first]:
+        card.focus()
+        expect(card).to_have_css("outline-width", "3px")
+        expect(card).to_have_css("outline-style", "solid")
+
+
+def test_the_side_panel_lists_the_moves_and_marks_the_last_beside_the_table(
+    page: Page, voila: str, expect_evaluated: Evaluated
+) -> None:
+    from playwright.sync_api import expect
+
+    page.set_viewport_size(WIDE)
+    open_page(page, f"{voila}/voila/render/sombrero.ipynb")
+    table = page.locator(".hk-table").filter(has=page.locator(".hk-movelist li:nth-child(3)")).first
+    moves = table.locator(".hk-movelist li")
+    expect(moves.last).to_have_attribute("aria-current", "step")
+    table.get_by_role("button", name="first", exact=True).click()
+    expect(table.locator(".hk-movelist [aria-current]")).to_have_count(0)
+    table.get_by_role("button", name="forward", exact=True).click()
+    expect(moves.first).to_have_attribute("aria-current", "step")
+    edges = "(t) => [t.querySelector('.hk-area'), t.querySelector('.hk-side')].map((e) => e.getBoundingClientRect())"
+    expect_evaluated(table, f"(t) => {{ const [area, side] = ({edges})(t); return side.left >= area.right; }}", True)
