@@ -221,6 +221,8 @@ class GameSpec:
     loads the view as it is): it is how bots think without reading the game.
     ``bot_module`` names the module whose ``BOTS`` maps a bot kind to a factory
     taking a seed; it is imported only when a bot is asked for.
+    ``options_type`` is a dataclass of rule options; a field whose metadata has
+    ``"players"`` applies only to those player counts (views offer it only there).
     """
 
     game_id: str

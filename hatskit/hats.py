@@ -94,7 +94,7 @@ from hatskit.core import (
 class HatsOptions:
     """Rule options. ``removed``: the two types left out of a two-player game (H1)."""
 
-    removed: tuple[str, ...] | list[str] = ("✿", "⎈")
+    removed: tuple[str, ...] | list[str] = field(default=("✿", "⎈"), metadata={"players": (2,)})
 
     def __post_init__(self) -> None:
         kinds = tuple(_kind_of(name, "option 'removed'", RecordError) for name in self.removed)

@@ -495,6 +495,7 @@ def test_the_set_up_row_shows_the_deal_players_seats_and_options() -> None:
     assert seats == [("Ana", "reader"), ("Ben", "greedy"), ("Cleo", "strong")]
     assert list(setup.option_boxes) == ["removed"] and setup.option_boxes["removed"].value == "✿ ⎈"
     assert "two-player game (H1)" in setup.option_boxes["removed"].tooltip
+    assert not visible(setup.option_boxes["removed"]), "three players use every type: nothing to leave out (H1)"
     assert all(box.tooltip for box in [setup.new_game_button, setup.seed_box, setup.players_box, *setup.seat_boxes])
 
 
@@ -545,6 +546,7 @@ def test_four_players_as_two_teams_with_a_second_reader_as_partner() -> None:
 def test_two_players_with_other_types_left_out() -> None:
     table = new_table()
     table.setup.players_box.value = 2
+    assert visible(table.setup.option_boxes["removed"])
     table.setup.option_boxes["removed"].value = "heart spade"
     table.setup.new_game_button.click()
     game = table.game

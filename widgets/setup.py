@@ -63,6 +63,7 @@ class SetupRow(widgets.HBox):
         self.seat_boxes = [self._seat_box() for _ in range(max(player_counts))]
         self.option_defaults = hatskit.GAMES[game_id].options_type()
         self.option_boxes = option_controls(type(self.option_defaults))
+        self.option_players = option_player_counts(type(self.option_defaults))
         self.seed_box.observe(self._seed_typed, names="value")
         self.players_box.observe(self._players_changed, names="value")
         boxes = [self.new_game_button, self.seed_box, self.players_box, *self.seat_boxes, *self.option_boxes.values()]
@@ -77,6 +78,7 @@ class SetupRow(widgets.HBox):
             self.seed_box.value = "" if seed is None else str(seed)
             self.players_box.value = len(seats)
             self._show_seats(game.seat_names, seats)
+            self._show_options(len(seats))
             given = game.head.get("options") or game.head.get("start", {}).get("options", {})
             for name, box in self.option_boxes.items():
                 if name in given:
@@ -139,6 +141,13 @@ class SetupRow(widgets.HBox):
         names = hatskit.new_game(self.game_id, players=change["new"], seed=0).seat_names
         kinds = [box.value for box in self.seat_boxes[: len(names)]]
         self._show_seats(names, [kind if index < change["old"] else NEW_SEAT for index, kind in enumerate(kinds)])
+        self._show_options(change["new"])
+
+    def _show_options(self, players: int) -> None:
+        """Show only the options that apply to ``players`` (Hats' ``removed`` is for two players, H1)."""
+        for name, box in self.option_boxes.items():
+            counts = self.option_players.get(name)
+            box.layout.display = None if counts is None or players in counts else "none"
 
     def _seed_typed(self, change: dict[str, Any]) -> None:
         if not self._showing:
@@ -169,6 +178,13 @@ def option_controls(options_type: type) -> dict[str, widgets.ValueWidget]:
     return {
         field.name: _control(field.name, getattr(defaults, field.name), option_tip(options_type, field.name))
         for field in fields(options_type)
+    }
+
+
+def option_player_counts(options_type: type) -> dict[str, tuple[int, ...]]:
+    """The options that apply to some player counts only (field metadata ``"players"``), with those counts."""
+    return {
+        field.name: tuple(field.metadata["players"]) for field in fields(options_type) if "players" in field.metadata
     }
 
 
