@@ -16,7 +16,9 @@ if TYPE_CHECKING:
     from playwright.sync_api import Locator
 
 NOTEBOOK = Path(__file__).resolve().parents[2] / "notebooks" / "madder_than_a_hatter.ipynb"
-TABLE_CALL = 'MadderTable(hatskit.new_game("madder", players=3, seed=2026), seats=("reader", "greedy", "strong"))'
+TABLE_CALL = (
+    'MadderTable.from_link(hatskit.new_game("madder", players=3, seed=2026), seats=("reader", "greedy", "strong"))'
+)
 
 
 def test_a_hat_clicked_into_bens_inventory(open_table: Callable[[str, Path], Locator], voila: str) -> None:
