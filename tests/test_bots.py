@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import random
 import re
+import sys
 from collections import Counter
 from typing import Any
 
@@ -19,6 +20,7 @@ import pytest
 import hatskit
 from hatskit.bots import Hint, make_bot
 from hatskit.bots.hats import HatsBot, quick_main_action
+from hatskit.bots.montecarlo import BROWSER_BUDGET, MIN_FINAL_WORLDS
 from hatskit.bots.sombrero import SombreroGreedy, SombreroStrong
 from hatskit.bots.sombrero.hints import the_hats
 from hatskit.bots.sombrero.search import search_turn, turn_start_key
@@ -377,3 +379,22 @@ def test_four_player_hints_explain_the_swap_and_the_answer() -> None:
         hint = bot.hint(game.seat_view(game.to_move))
         check_hats_sentence(game, hint)
         game.play(hint.move)
+
+
+# ---------------------------------------------------------------- thinking time in the browser (issue 11)
+
+
+def test_in_the_browser_the_strong_card_game_bots_think_within_a_time_budget(monkeypatch: pytest.MonkeyPatch) -> None:
+    assert HatsBot().budget == 0, "on a server the bots play their full count of endings"
+    monkeypatch.setattr(sys, "platform", "emscripten")  # what Pyodide reports
+    assert HatsBot().budget == BROWSER_BUDGET
+    assert make_bot("madder", "strong").budget == BROWSER_BUDGET
+
+
+def test_a_bot_out_of_time_plays_no_final_round() -> None:
+    game = hatskit.new_game("hats", players=3, seed=4)
+    hurried = HatsBot(2, budget=1e-6).hint(game.seat_view(0))
+    endings = int(re.match(r"In (\d+) simulated endings", hurried.detail)[1])
+    assert MIN_FINAL_WORLDS <= endings <= 12, "the finalists get no worlds beyond the first round's (4 to 12)"
+    unhurried = HatsBot(2).hint(game.seat_view(0))
+    assert "in 96 simulated endings" in unhurried.detail.lower()

@@ -7,12 +7,16 @@ quick play (the game's own ``play_out``) and averages the lead reached over
 the best opponent. The same worlds serve every candidate, so the comparison
 between moves is fair. Candidates are narrowed in two rounds: about
 ``first_round`` endings shared out among all of them (4 to 12 worlds each),
-then ``final_round`` worlds for each of the ``finalists`` best.
+then ``final_round`` worlds for each of the ``finalists`` best. In the browser
+(Pyodide) the final round stops at a time budget (:func:`default_budget`); the
+numbers behind a hint say how many endings were actually played.
 """
 
 from __future__ import annotations
 
 import random
+import sys
+import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from statistics import fmean, stdev
@@ -39,17 +43,35 @@ class Estimate:
         return stdev(self.leads) / len(self.leads) ** 0.5 if len(self.leads) > 1 else float("inf")
 
 
+BROWSER_BUDGET = 1.5  # seconds a decision may take in the browser (Pyodide): a hint within 2 s (issue 11)
+MIN_FINAL_WORLDS = 8  # worlds per finalist however short the time
+
+
+def default_budget() -> float:
+    """The time budget a strong bot gets where it runs: none on a server; in the browser, where Python runs
+    1.6-2.5 times slower (docs/static-site.md), ``BROWSER_BUDGET``, so a hint still comes within 2 s."""
+    return BROWSER_BUDGET if sys.platform == "emscripten" else 0.0
+
+
 class MonteCarloBot:
     """Samples the hidden cards and plays each candidate out; a game's subclass says how."""
 
     name = "strong"
     sample_world: ClassVar[Callable[[Mapping[str, Any], random.Random], Any]]
 
-    def __init__(self, seed: int = 0, first_round: int = 400, finalists: int = 8, final_round: int = 96) -> None:
+    def __init__(
+        self,
+        seed: int = 0,
+        first_round: int = 400,
+        finalists: int = 8,
+        final_round: int = 96,
+        budget: float | None = None,
+    ) -> None:
         self.rng = random.Random(seed)
         self.first_round = first_round  # endings shared by all candidates: 4 to 12 worlds each
         self.finalists = finalists
         self.final_round = final_round  # worlds per finalist
+        self.budget = default_budget() if budget is None else budget  # seconds per decision; 0: no limit
 
     def choose(self, seat_view: SeatView) -> Any:
         return self.hint(seat_view).move
@@ -63,14 +85,24 @@ class MonteCarloBot:
 
     def estimate(self, view: Mapping[str, Any], legal: Sequence[Any]) -> list[Estimate]:
         """Candidates ranked best first, after both rounds of simulation."""
+        started = time.perf_counter()
         candidates = self.candidates(legal)
         first_worlds = max(4, min(12, self.first_round // len(candidates)))
         sample = type(self).sample_world
         worlds = [sample(view, self.rng) for _ in range(first_worlds)]
         ranked = self._rank(candidates, worlds, view["seat"])
         finalists = [e.move for e in ranked[: self.finalists]]
-        worlds += [sample(view, self.rng) for _ in range(self.final_round - first_worlds)]
+        final_worlds = self._final_worlds(time.perf_counter() - started, first_worlds * len(candidates), len(finalists))
+        worlds += [sample(view, self.rng) for _ in range(final_worlds - first_worlds)]
         return self._rank(finalists, worlds, view["seat"]) + ranked[self.finalists :]
+
+    def _final_worlds(self, spent: float, endings: int, finalists: int) -> int:
+        """Worlds per finalist: ``final_round``, or as many as the rest of the time budget pays for (at least
+        ``MIN_FINAL_WORLDS``), judged by what the first round's endings cost."""
+        if not self.budget:
+            return self.final_round
+        affordable = (self.budget - spent) / (max(spent / endings, 1e-9) * finalists)
+        return max(MIN_FINAL_WORLDS, min(self.final_round, int(affordable)))
 
     def _rank(self, moves: Sequence[Any], worlds: Sequence[State], seat: int) -> list[Estimate]:
         estimates = [Estimate(m, tuple(self.play_out(w, m, seat) for w in worlds)) for m in moves]

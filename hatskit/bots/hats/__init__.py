@@ -68,8 +68,9 @@ class HatsBot(MonteCarloBot):
         final_round: int = 96,
         optional_worlds: int = 48,
         optional_cards: int = 3,
+        budget: float | None = None,
     ) -> None:
-        super().__init__(seed, first_round, finalists, final_round)
+        super().__init__(seed, first_round, finalists, final_round, budget)
         self.optional_worlds = optional_worlds  # worlds per card an optional action could give away
         self.optional_cards = optional_cards  # the weakest cards of the hand that are weighed for it
 
