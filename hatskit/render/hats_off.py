@@ -20,7 +20,6 @@ STYLE = """
 .hk-ho-card svg { width: 3.4em; height: 2.6em; }
 .hk-ho-name { font-size: .75em; font-weight: 700; line-height: 1.1; text-align: center; }
 .hk-ho-big { transform: scale(1.35); margin: 14px 18px; }
-.hk-ho-dim { opacity: .55; }
 .hk-ho-seat { border-left: 4px solid transparent; padding-left: 4px; }
 .hk-ho-acting { border-left-color: #1f6fd1; }
 .hk-ho-note { color: #555; font-size: .85em; }
