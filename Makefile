@@ -25,8 +25,7 @@ app: $(INSTALLED)
 # status (5) is non-zero too, so an empty run can never pass as green. Two pytest-xdist workers, each
 # taking whole files: a notebook's cells run in order in one kernel, a browser file shares its servers.
 test: lint
-	@echo 'NOTE: make test leaves out the static-site browser tests (marker site, issue 11): they pass, but building the site and booting Python in Chromium would take make test past its 10-minute budget. Run them with: make site && .venv/bin/pytest -m site tests/browser/test_site.py'
-	$(BIN)/pytest --nbval tests notebooks -m 'not site' -n 2 --dist loadfile $(PYTEST_ARGS)
+	$(BIN)/pytest --nbval tests notebooks -n 2 --dist loadfile $(PYTEST_ARGS)
 
 lint: $(INSTALLED)
 	$(BIN)/ruff check .

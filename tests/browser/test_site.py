@@ -191,10 +191,12 @@ def test_lab_opens_a_notebook_with_its_code_and_runs_it(local_page: Page, site_u
     first_code = local_page.locator(".jp-Notebook .jp-CodeCell").first
     expect(first_code).to_contain_text("import hatskit", timeout=BOOT_MS)
     prompt = first_code.locator(".jp-InputArea-prompt")
+    # A cell run before the kernel is connected is only cleared: wait until the status bar says the kernel is idle
+    # (the toolbar's indicator reads "idle" for a moment even before there is a kernel).
+    expect(local_page.locator("#jp-main-statusbar")).to_contain_text("Python (Pyodide) | Idle", timeout=BOOT_MS)
     first_code.locator(".jp-InputArea-editor").click()
-    local_page.keyboard.press("Shift+Enter")
-    # The saved notebook already shows [1]: the cell must be seen running ([*], Pyodide's imports take seconds)
-    # and then done, or the test could pass without running anything.
-    expect(prompt).to_have_text("[*]:", timeout=BOOT_MS)
-    expect(prompt).to_have_text("[1]:", timeout=BOOT_MS)
+    # The saved notebook already shows [1]: running the cell twice must show [2], which only running can give.
+    local_page.keyboard.press("Control+Enter")
+    local_page.keyboard.press("Control+Enter")
+    expect(prompt).to_have_text("[2]:", timeout=BOOT_MS)
     expect(local_page.locator(f".jp-Notebook {ERROR_OUTPUT}")).to_have_count(0)
