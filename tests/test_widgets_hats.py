@@ -708,3 +708,20 @@ def test_a_move_inside_a_replay_keeps_the_original_game_reachable() -> None:
     assert table.line_button.description == "back to your moves"
     table.line_button.click()
     assert [str(move) for move in game.history] == branch and table.shown_ply == 3
+
+
+def test_a_move_sends_each_changed_card_in_one_message(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A card's face, tooltip and marks change together, so the page gets one update per card, not one per trait."""
+    table = new_table(seats=("reader", "greedy", "greedy"), clock=ManualClock())
+    sent: list[tuple[widgets.Widget, tuple[str, ...]]] = []
+    monkeypatch.setattr(
+        widgets.Widget, "_send", lambda self, msg, buffers=None: sent.append((self, tuple(msg["state"]))) or None
+    )
+    exchange = next(move for move in table.reader_moves() if isinstance(move, Exchange))
+    table.select(str(exchange.card))
+    sent.clear()
+    table.try_move(str(exchange))
+    cards = [*table.position_buttons, *table.hand_buttons]
+    per_card = [sum(1 for widget, _ in sent if widget is card) for card in cards]
+    assert max(per_card) == 1 and sum(per_card) >= 2, per_card  # the played card and the card taken both changed
+    assert any({"description", "_dom_classes"} <= set(keys) for widget, keys in sent if widget in cards)

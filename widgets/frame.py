@@ -564,12 +564,11 @@ def _and(names: Sequence[str]) -> str:
 
 
 def set_marks(widget: widgets.DOMWidget, marks: Sequence[str], managed: Sequence[str]) -> None:
-    """Give ``widget`` exactly the classes of ``marks`` among those in ``managed``."""
-    for mark in managed:
-        if mark in marks:
-            widget.add_class(mark)
-        else:
-            widget.remove_class(mark)
+    """Give ``widget`` exactly the classes of ``marks`` among those in ``managed``, in one message (or none)."""
+    kept = [mark for mark in widget._dom_classes if mark not in managed]
+    wanted = tuple(kept + [mark for mark in managed if mark in marks])
+    if wanted != tuple(widget._dom_classes):
+        widget._dom_classes = wanted
 
 
 def html_line(css_class: str, value: str = "") -> widgets.HTML:

@@ -241,12 +241,13 @@ def _card_order(card: str) -> tuple[int, int]:
 
 
 def _show_card(button: widgets.Button, card: str | None, tooltip: str, marks: list[str]) -> None:
-    """Show ``card`` (symbol and value, coloured by type) on ``button``, or hide an empty slot."""
+    """Show ``card`` (symbol and value, coloured by type) on ``button``, or hide an empty slot (one message)."""
     button.layout.display = None if card else "none"
-    button.description = card or ""
-    button.tooltip = tooltip if card else ""
     kind_class = [f"hk-k-{KIND_NAMES[card[0]]}", "hk-card"] if card else []
-    set_marks(button, kind_class + marks, CARD_CLASSES)
+    with button.hold_sync():
+        button.description = card or ""
+        button.tooltip = tooltip if card else ""
+        set_marks(button, kind_class + marks, CARD_CLASSES)
 
 
 def _card_button(action: Callable[[], None]) -> widgets.Button:

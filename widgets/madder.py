@@ -165,12 +165,13 @@ class MadderTable(TableFrame):
         for index, button in enumerate(self.hand_buttons):
             hat = hand[index] if index < len(hand) else None
             button.layout.display = None if hat else "none"
-            button.description = hat or ""
-            button.tooltip = _hand_tip(hat, moves) if hat else ""
             marks = ["hk-selected"] if hat is not None and hat == self.selected else []
             marks += ["hk-hint"] if hat is not None and hat == hinted else []
-            set_marks(button, marks, MARKS)
-            button.disabled = view["to_move"] is None
+            with button.hold_sync():  # one message a card
+                button.description = hat or ""
+                button.tooltip = _hand_tip(hat, moves) if hat else ""
+                set_marks(button, marks, MARKS)
+                button.disabled = view["to_move"] is None
 
     def _show_choices(self, view: MadderView, cards: CardSet, moves: list[Any], hint: Any) -> None:
         """The waiting ability's choices as buttons named in plain words, with decline; done at the end."""

@@ -229,9 +229,10 @@ def _show_square(button: widgets.Button, name: str, view: dict[str, Any], notes:
     """Give a square button its piece (glyph and picture), its tooltip and its marks."""
     piece = view["board"].get(name)
     drawn = [piece_class(piece["side"], piece["hatted"])] if piece else []
-    button.description = GLYPHS[piece["side"], piece["hatted"]] if piece else ""
-    button.tooltip = "; ".join([f"{name}: {_contents(view, piece)}", *(words for _, words in notes if words)])
-    set_marks(button, drawn + [mark for mark, _ in notes], SQUARE_CLASSES)
+    with button.hold_sync():  # one message a square
+        button.description = GLYPHS[piece["side"], piece["hatted"]] if piece else ""
+        button.tooltip = "; ".join([f"{name}: {_contents(view, piece)}", *(words for _, words in notes if words)])
+        set_marks(button, drawn + [mark for mark, _ in notes], SQUARE_CLASSES)
 
 
 def _contents(view: dict[str, Any], piece: dict[str, Any] | None) -> str:
