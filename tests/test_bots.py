@@ -21,7 +21,7 @@ import hatskit
 from hatskit.bots import Hint, make_bot
 from hatskit.bots.hats import HatsBot, quick_main_action
 from hatskit.bots.montecarlo import BROWSER_BUDGET, MIN_FINAL_WORLDS
-from hatskit.bots.sombrero import SombreroGreedy, SombreroStrong
+from hatskit.bots.sombrero import BROWSER_NODES, SERVER_NODES, SombreroGreedy, SombreroStrong
 from hatskit.bots.sombrero.hints import the_hats
 from hatskit.bots.sombrero.search import search_turn, turn_start_key
 from hatskit.core import Game
@@ -389,6 +389,12 @@ def test_in_the_browser_the_strong_card_game_bots_think_within_a_time_budget(mon
     monkeypatch.setattr(sys, "platform", "emscripten")  # what Pyodide reports
     assert HatsBot().budget == BROWSER_BUDGET
     assert make_bot("madder", "strong").budget == BROWSER_BUDGET
+
+
+def test_in_the_browser_the_strong_sombrero_bot_searches_fewer_positions(monkeypatch: pytest.MonkeyPatch) -> None:
+    assert make_bot("sombrero", "strong").nodes == SERVER_NODES
+    monkeypatch.setattr(sys, "platform", "emscripten")
+    assert make_bot("sombrero", "strong").nodes == BROWSER_NODES < SERVER_NODES
 
 
 def test_a_bot_out_of_time_plays_no_final_round() -> None:

@@ -3,10 +3,17 @@
 from __future__ import annotations
 
 import random
+import sys
 from dataclasses import dataclass
 from typing import Any, Protocol
 
 from hatskit.core import ScoreSheet, SeatView
+
+
+def in_browser() -> bool:
+    """True where Python runs in the reader's browser (Pyodide, the static site), where it runs 1.2-3.4 times
+    slower than on the server (docs/static-site.md): the strong bots think less there, so a hint comes within 2 s."""
+    return sys.platform == "emscripten"
 
 
 @dataclass(frozen=True)

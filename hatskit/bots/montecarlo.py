@@ -15,14 +15,13 @@ numbers behind a hint say how many endings were actually played.
 from __future__ import annotations
 
 import random
-import sys
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from statistics import fmean, stdev
 from typing import Any, ClassVar
 
-from hatskit.bots.base import Hint
+from hatskit.bots.base import Hint, in_browser
 from hatskit.core import SeatView, State
 
 
@@ -48,9 +47,8 @@ MIN_FINAL_WORLDS = 8  # worlds per finalist however short the time
 
 
 def default_budget() -> float:
-    """The time budget a strong bot gets where it runs: none on a server; in the browser, where Python runs
-    1.6-2.5 times slower (docs/static-site.md), ``BROWSER_BUDGET``, so a hint still comes within 2 s."""
-    return BROWSER_BUDGET if sys.platform == "emscripten" else 0.0
+    """The time budget a strong bot gets where it runs: none on a server, ``BROWSER_BUDGET`` in the browser."""
+    return BROWSER_BUDGET if in_browser() else 0.0
 
 
 class MonteCarloBot:

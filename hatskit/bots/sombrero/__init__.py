@@ -20,7 +20,7 @@ import random
 from collections import Counter
 from dataclasses import dataclass
 
-from hatskit.bots.base import Hint
+from hatskit.bots.base import Hint, in_browser
 from hatskit.bots.sombrero.hints import describe, search_detail, turn_text
 from hatskit.bots.sombrero.search import bitboards, reach, search_turn, turn_start_key, turns
 from hatskit.core import SeatView
@@ -129,19 +129,29 @@ class SombreroGreedy(TurnBot):
         return Plan(actions, detail)
 
 
+SERVER_NODES = 50_000  # about 0.7-1 s a turn on the project's 2-core machine (benchmarks/bench_sombrero.py)
+# In the browser (Pyodide) the search runs about 3.2 times slower (benchmarks/site.py): 50,000 positions took
+# 2.2 s there, 20,000 take about 0.9 s, so a hint comes within 2 s on a laptop twice as slow (issue 11).
+BROWSER_NODES = 20_000
+
+
+def default_nodes() -> int:
+    """The positions a strong bot searches per turn where it runs: fewer in the browser."""
+    return BROWSER_NODES if in_browser() else SERVER_NODES
+
+
 class SombreroStrong(TurnBot):
     """Alpha-beta over whole turns with iterative deepening, limited to ``nodes`` positions per turn.
 
-    50,000 positions take about a second on the project's 2-core machine
-    (see benchmarks/bench_sombrero.py); a node limit instead of a time limit
-    makes the same position get the same hint on every machine.
+    A node limit instead of a time limit makes the same position get the same
+    hint on every machine of a kind (server or browser: :func:`default_nodes`).
     """
 
     name = "strong"
 
-    def __init__(self, seed: int = 0, nodes: int = 50_000) -> None:
+    def __init__(self, seed: int = 0, nodes: int | None = None) -> None:
         super().__init__(seed)
-        self.nodes = nodes
+        self.nodes = default_nodes() if nodes is None else nodes
 
     def plan(self, state: SombreroState, seen: Counter[tuple[Board, int]]) -> Plan:
         keys = Counter({turn_start_key(list(board), side): count for (board, side), count in seen.items()})
