@@ -134,7 +134,7 @@ def main() -> None:
     parser.add_argument("--page", default="hats", choices=sorted(PICKS), help="the game page")
     parser.add_argument("--pool", type=int, default=0, help="pre-heated kernels per page (`make app POOL=N`)")
     parser.add_argument("--timeout", type=int, default=300, help="seconds a tab may wait for anything")
-    parser.add_argument("--linger", type=int, default=150, help="seconds to watch the kernels go after closing")
+    parser.add_argument("--linger", type=int, default=400, help="seconds to watch the kernels go after closing")
     asyncio.run(run(parser.parse_args()))
 
 

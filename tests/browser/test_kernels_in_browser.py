@@ -43,6 +43,7 @@ CULLING = (
     f"--MappingKernelManager.cull_interval={INTERVAL_SECONDS}",
 )
 NO_CULLING = ("--MappingKernelManager.cull_idle_timeout=0",)
+CLASS_LOADING_SECONDS = 300  # a whole class opening a page at once on a small server (benchmarks/classroom.py)
 SHUTDOWN_SECONDS = 30  # a kernel that is asked to stop has this long to end (5 s, then it is killed)
 KERNEL_ID = "() => JSON.parse(document.getElementById('jupyter-config-data').textContent).kernelId"
 CULLED = re.compile(r"Culling '\w+' kernel '[^']*' \(([-\w]+)\)")  # jupyter_server's log line, with the kernel id
@@ -135,9 +136,10 @@ def test_a_vanished_tab_is_culled_and_a_connected_one_never(page: Page, culling_
     expect(table.locator("button.hk-legal").first).to_be_visible()
 
 
-def test_voila_json_reclaims_a_vanished_tab_within_two_minutes_and_spares_slow_pages() -> None:
+def test_voila_json_spares_a_class_loading_at_once_and_reclaims_a_vanished_tab_within_six_minutes() -> None:
     culling = json.loads((REPO / "config" / "voila.json").read_text())["MappingKernelManager"]
     assert culling["cull_connected"] is False
-    assert culling["cull_idle_timeout"] >= IDLE_SECONDS  # the tests above load pages on a busy machine within this
+    # A page's kernel idles unconnected until its page is drawn: 30 tabs opened at once on 2 cores took minutes.
+    assert culling["cull_idle_timeout"] >= CLASS_LOADING_SECONDS
     worst_case = culling["cull_idle_timeout"] + culling["cull_interval"] + SHUTDOWN_SECONDS
-    assert worst_case <= 120
+    assert worst_case <= 6 * 60
