@@ -59,7 +59,8 @@ async def open_and_play(browser, url: str, name: str, timeout_ms: int) -> tuple[
             session.opened = time.perf_counter() - start
             session.played = await play(page, table, name)
     except Exception as error:
-        print(f"  a {name} tab failed: {str(error).splitlines()[0]}")
+        lines = str(error).splitlines()
+        print(f"  a {name} tab failed: {lines[0]} (last: {lines[-1].strip() if len(lines) > 1 else 'no call log'})")
     return session, context
 
 
@@ -92,10 +93,12 @@ async def classroom(browser, served: Served, name: str, sessions: int, timeout_m
 
 def summary(name: str, tabs: list[Session]) -> float:
     """Print how many tabs rendered and played; return the slowest open (inf when one never opened)."""
-    opened = [tab.opened for tab in tabs if tab.opened is not None]
-    slowest = max(opened) if len(opened) == len(tabs) else float("inf")
+    opened = sorted(tab.opened for tab in tabs if tab.opened is not None)
+    slowest = opened[-1] if len(opened) == len(tabs) else float("inf")
     played = sum(tab.played for tab in tabs)
-    print(f"{name}: {len(opened)} of {len(tabs)} rendered, {played} played, slowest open {slowest:.1f} s")
+    print(f"{name}: {len(opened)} of {len(tabs)} rendered, {played} played, slowest open {slowest:.1f} s", end="")
+    spread = f" (of those that opened: median {opened[len(opened) // 2]:.1f} s, slowest {opened[-1]:.1f} s)"
+    print(spread if opened else "")
     return slowest
 
 
