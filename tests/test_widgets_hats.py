@@ -539,7 +539,7 @@ def test_four_players_as_two_teams_with_a_second_reader_as_partner() -> None:
     play_first_option(table)  # Ana, then Ben (a bot), then Cleo decides at this screen
     assert "Pass to Cleo" in table.guard.screen_text.value and not hand(table)
     table.guard.show_button.click()
-    assert game.to_move == 2 and table.viewer == 2 and "Cleo (you) to move" in text(table.status)
+    assert game.to_move == 2 and table.viewer == 2 and "Cleo (a reader) to move" in text(table.status)
     assert "Cleo's hand" in text(table.hand_label) and sorted(hand(table)) == sorted(game.view(2)["hand"])
 
 

@@ -70,11 +70,11 @@ def test_madder_passes_the_laptop_too() -> None:
 def test_sombrero_hides_nothing_so_two_readers_share_the_board() -> None:
     table = SombreroTable(hatskit.new_game("sombrero"), seats=("reader", "reader"), bot_delay=0)
     assert table.guard.screen.layout.display == "none"
-    assert "White (you) to move" in table.status.value
+    assert "White (a reader) to move" in table.status.value  # not "you": both readers are
     assert table.guard.reveal_box.layout.display == "none"  # nothing hidden: no teacher's view to offer
     table.try_move(str(table.game.legal_moves()[0]))
     table.try_move(str(table.game.legal_moves()[0]))
-    assert "Black (you) to move" in table.status.value
+    assert "Black (a reader) to move" in table.status.value
 
 
 def test_the_teachers_view_is_off_by_default_and_shows_every_hand_when_on() -> None:

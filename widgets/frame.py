@@ -172,9 +172,10 @@ class TableFrame(widgets.VBox):
         return self.shown().legal_moves(self.viewer) if self.decides() else []
 
     def seat_label(self, seat: int) -> str:
-        """A seat's name and who sits there: "Ana (you)", "Ben (greedy bot)"."""
+        """A seat's name and who sits there: "Ana (you)", "Ben (greedy bot)"; "Ana (a reader)" when readers share."""
         kind = self.seats[seat]
-        return f"{self.game.seat_names[seat]} ({'you' if kind == READER else f'{kind} bot'})"
+        reader = "you" if len(self.reader_seats) == 1 else "a reader"
+        return f"{self.game.seat_names[seat]} ({reader if kind == READER else f'{kind} bot'})"
 
     def why_not(self, notation: str) -> str | None:
         """None when the reader may play ``notation`` at the shown position, else the sentence that says why not."""

@@ -127,9 +127,9 @@ class HatsOffTable(TableFrame):
         return self._racer(seat).choose(self.game.seat_view(seat))
 
     def seat_label(self, seat: int) -> str:
-        """ "Ana (you)", "Ben (adult bot)": a bot is named by how fast it reacts."""
+        """ "Ana (you)", "Ben (adult bot)": a bot is named by its reaction; in step mode the reader is every seat."""
         if seat in self.reader_seats:
-            return super().seat_label(seat)
+            return f"{self.game.seat_names[seat]} (you)" if self.mode == "step" else super().seat_label(seat)
         return f"{self.game.seat_names[seat]} ({self._racer(seat).name} bot)"
 
     def set_level(self, level: str | None) -> None:
