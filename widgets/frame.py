@@ -65,7 +65,7 @@ from widgets.seats import SeatGuard
 from widgets.setup import READER, SEAT_KINDS, WIDE, SetupRow, check_seats
 from widgets.style import style_html
 
-__all__ = ["READER", "SEAT_KINDS", "TableFrame", "check_seats", "html_line", "named_button", "set_marks"]
+__all__ = ["READER", "SEAT_KINDS", "TableFrame", "check_seats", "html_line", "named_button", "set_face", "set_marks"]
 
 BOT = "bot"  # the scheduler's tag for bots' moves
 
@@ -171,10 +171,15 @@ class TableFrame(widgets.VBox):
         """The legal moves of the reader who may act at the shown position (none when no reader may)."""
         return self.shown().legal_moves(self.viewer) if self.decides() else []
 
+    @property
+    def readers_share(self) -> bool:
+        """True when the reader seats are several students at one screen (not one reader, who is "you")."""
+        return len(self.reader_seats) > 1
+
     def seat_label(self, seat: int) -> str:
         """A seat's name and who sits there: "Ana (you)", "Ben (greedy bot)"; "Ana (a reader)" when readers share."""
         kind = self.seats[seat]
-        reader = "you" if len(self.reader_seats) == 1 else "a reader"
+        reader = "a reader" if self.readers_share else "you"
         return f"{self.game.seat_names[seat]} ({reader if kind == READER else f'{kind} bot'})"
 
     def why_not(self, notation: str) -> str | None:
@@ -570,6 +575,14 @@ def set_marks(widget: widgets.DOMWidget, marks: Sequence[str], managed: Sequence
     wanted = tuple(kept + [mark for mark in managed if mark in marks])
     if wanted != tuple(widget._dom_classes):
         widget._dom_classes = wanted
+
+
+def set_face(button: widgets.Button, text: str, tooltip: str, marks: Sequence[str], managed: Sequence[str]) -> None:
+    """Show ``text`` on a card or square ``button`` with its ``tooltip`` and ``marks``: one message to the page."""
+    with button.hold_sync():
+        button.description = text
+        button.tooltip = tooltip
+        set_marks(button, marks, managed)
 
 
 def html_line(css_class: str, value: str = "") -> widgets.HTML:

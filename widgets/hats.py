@@ -26,7 +26,7 @@ import ipywidgets as widgets
 from hatskit.hats import HAND_SIZE, KIND_NAMES, KINDS, MAIN_ACTIONS, Back, BlackHat, Discard, Exchange, Swap, partner
 from hatskit.render.common import back_html, escape
 from hatskit.render.hats import hat_card_html
-from widgets.frame import TableFrame, html_line, named_button, set_marks
+from widgets.frame import TableFrame, html_line, named_button, set_face, set_marks
 
 MARKS = ("hk-legal", "hk-selected", "hk-hint", "hk-changed")
 CARD_CLASSES = ("hk-card", *(f"hk-k-{name}" for name in KIND_NAMES.values()), "hk-facedown", *MARKS)
@@ -139,7 +139,7 @@ class HatsTable(TableFrame):
             _show_card(button, card, f"position {position}: {card}{duplicate}{news}", marks)
 
     def _show_hand(self, view: dict[str, Any], hand: list[str], hint: Any) -> None:
-        owner = "Your" if len(self.reader_seats) == 1 else f"{view['names'][view['seat']]}'s"
+        owner = f"{view['names'][view['seat']]}'s" if self.readers_share else "Your"
         self.hand_label.value = f"{owner} hand"
         hinted = str(hint.card) if hint is not None else None
         for index, button in enumerate(self.hand_buttons):
@@ -241,13 +241,10 @@ def _card_order(card: str) -> tuple[int, int]:
 
 
 def _show_card(button: widgets.Button, card: str | None, tooltip: str, marks: list[str]) -> None:
-    """Show ``card`` (symbol and value, coloured by type) on ``button``, or hide an empty slot (one message)."""
+    """Show ``card`` (symbol and value, coloured by type) on ``button``, or hide an empty slot."""
     button.layout.display = None if card else "none"
     kind_class = [f"hk-k-{KIND_NAMES[card[0]]}", "hk-card"] if card else []
-    with button.hold_sync():
-        button.description = card or ""
-        button.tooltip = tooltip if card else ""
-        set_marks(button, kind_class + marks, CARD_CLASSES)
+    set_face(button, card or "", tooltip if card else "", kind_class + marks, CARD_CLASSES)
 
 
 def _card_button(action: Callable[[], None]) -> widgets.Button:

@@ -126,10 +126,15 @@ class HatsOffTable(TableFrame):
         """The bot's move from its seat's view; a race play carries its drawn reaction time."""
         return self._racer(seat).choose(self.game.seat_view(seat))
 
+    @property
+    def readers_share(self) -> bool:
+        """Never: a race has one reader, and in step mode one reader plays every seat."""
+        return False
+
     def seat_label(self, seat: int) -> str:
-        """ "Ana (you)", "Ben (adult bot)": a bot is named by its reaction; in step mode the reader is every seat."""
+        """ "Ana (you)", "Ben (adult bot)": a bot is named by how fast it reacts."""
         if seat in self.reader_seats:
-            return f"{self.game.seat_names[seat]} (you)" if self.mode == "step" else super().seat_label(seat)
+            return super().seat_label(seat)
         return f"{self.game.seat_names[seat]} ({self._racer(seat).name} bot)"
 
     def set_level(self, level: str | None) -> None:

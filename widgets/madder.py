@@ -30,7 +30,7 @@ from hatskit.madder.moves import LINE, SEAT_NAMES, Choice, Place
 from hatskit.madder.state import ABILITY, END, HABERDASHERS, MadderView
 from hatskit.render.common import back_html, escape
 from hatskit.render.madder import PHASE_WORDS, STYLE, inventory_html, line_html
-from widgets.frame import TableFrame, html_line, named_button, set_marks
+from widgets.frame import TableFrame, html_line, named_button, set_face, set_marks
 
 MARKS = ("hk-legal", "hk-selected", "hk-hint")
 HAND_SLOTS = 8  # more than a hand ever holds: 3 dealt, at most one more from an ability
@@ -159,7 +159,7 @@ class MadderTable(TableFrame):
 
     def _show_hand(self, view: MadderView, hand: list[str], moves: list[Any], hint: Any) -> None:
         seat = view["seat"]
-        owner = "Your" if len(self.reader_seats) == 1 else f"{view['names'][seat or 0]}'s"
+        owner = f"{view['names'][seat or 0]}'s" if self.readers_share else "Your"
         self.hand_label.value = f"{owner} hand" + ("" if hand else " (empty)")
         hinted = hint.hat if isinstance(hint, Play) else None
         for index, button in enumerate(self.hand_buttons):
@@ -167,11 +167,8 @@ class MadderTable(TableFrame):
             button.layout.display = None if hat else "none"
             marks = ["hk-selected"] if hat is not None and hat == self.selected else []
             marks += ["hk-hint"] if hat is not None and hat == hinted else []
-            with button.hold_sync():  # one message a card
-                button.description = hat or ""
-                button.tooltip = _hand_tip(hat, moves) if hat else ""
-                set_marks(button, marks, MARKS)
-                button.disabled = view["to_move"] is None
+            set_face(button, hat or "", _hand_tip(hat, moves) if hat else "", marks, MARKS)
+            button.disabled = view["to_move"] is None
 
     def _show_choices(self, view: MadderView, cards: CardSet, moves: list[Any], hint: Any) -> None:
         """The waiting ability's choices as buttons named in plain words, with decline; done at the end."""

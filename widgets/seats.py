@@ -51,7 +51,7 @@ class SeatGuard(widgets.VBox):
     @property
     def passing(self) -> bool:
         """True when this table hides hands and more than one reader shares the screen."""
-        return self.frame.hides_hands and len(self.frame.reader_seats) > 1
+        return self.frame.hides_hands and self.frame.readers_share
 
     def view(self, shown: Game) -> dict[str, Any]:
         """The view the table is drawn from: the viewer's, or a screened one while the screen is up."""

@@ -33,7 +33,7 @@ import ipywidgets as widgets
 from hatskit.render.common import escape
 from hatskit.render.sombrero import draw_counts, piece_svg
 from hatskit.sombrero import BLACK, FILES, SIDES, WHITE, Jump, Step, parse_square, square_name
-from widgets.frame import TableFrame, html_line, named_button, set_marks
+from widgets.frame import TableFrame, html_line, named_button, set_face
 
 SEATS = (WHITE, BLACK)
 GLYPHS = {(WHITE, True): "△", (WHITE, False): "○", (BLACK, True): "▲", (BLACK, False): "●"}
@@ -229,10 +229,9 @@ def _show_square(button: widgets.Button, name: str, view: dict[str, Any], notes:
     """Give a square button its piece (glyph and picture), its tooltip and its marks."""
     piece = view["board"].get(name)
     drawn = [piece_class(piece["side"], piece["hatted"])] if piece else []
-    with button.hold_sync():  # one message a square
-        button.description = GLYPHS[piece["side"], piece["hatted"]] if piece else ""
-        button.tooltip = "; ".join([f"{name}: {_contents(view, piece)}", *(words for _, words in notes if words)])
-        set_marks(button, drawn + [mark for mark, _ in notes], SQUARE_CLASSES)
+    glyph = GLYPHS[piece["side"], piece["hatted"]] if piece else ""
+    tooltip = "; ".join([f"{name}: {_contents(view, piece)}", *(words for _, words in notes if words)])
+    set_face(button, glyph, tooltip, drawn + [mark for mark, _ in notes], SQUARE_CLASSES)
 
 
 def _contents(view: dict[str, Any], piece: dict[str, Any] | None) -> str:
