@@ -58,6 +58,7 @@ from hatskit.bots import Bot, make_bot
 from hatskit.core import Game
 from hatskit.render.common import event_html, move_list_html, score_panel_html
 from widgets.access import TableAccess
+from widgets.batch import channel
 from widgets.clipboard import Clipboard
 from widgets.links import LinkError, game_from_code, link_query, position_code, seats_for, table_from_query
 from widgets.scheduler import ManualClock, Scheduler
@@ -93,6 +94,7 @@ class TableFrame(widgets.VBox):
     ) -> None:
         self._check_game(game)
         super().__init__()
+        channel()  # a click's or a bot's changes reach the page as one message (widgets/batch.py)
         self.bot_delay = bot_delay
         self.seed = seed  # the bots' seed
         self.scheduler = Scheduler(clock)

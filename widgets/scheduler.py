@@ -26,6 +26,8 @@ import itertools
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from widgets.batch import batched
+
 
 @dataclass(eq=False)
 class Timer:
@@ -45,10 +47,11 @@ class Timer:
             self.handle.cancel()
 
     def fire(self) -> None:
-        """Run the action unless it ran or was cancelled already."""
+        """Run the action unless it ran or was cancelled already; what it changes reaches the page at once."""
         if not self.done:
             self.done = True
-            self.action()
+            with batched():
+                self.action()
 
     def key(self) -> tuple[float, int]:
         """Earlier times first; equal times in the order they were scheduled."""

@@ -1,0 +1,125 @@
+"""One message per answer: every widget change of a click, or of a bot's move, reaches the page at once.
+
+ipywidgets sends each widget's changes as a message of its own. A Hats move
+changes two dozen cards, lines and controls, so it reached the page as two
+dozen messages, each carried by the server and handled by the browser in turn:
+the table's last change came 50-100 ms after the click, where a trivial
+button's echo takes 12 ms (``benchmarks/app.py``, issue 9).
+
+While the kernel answers a message from the page (a click, a key, a slider)
+or runs a table's timed action (a bot's move, a card shown for a moment),
+:func:`batched` holds those updates back; when the answer is complete they go
+to the page as one message of a small anywidget, :class:`UpdateChannel`, whose
+front end (``batch.js``) hands each update to its widget's model exactly as
+ipywidgets' own update message would. The kernel-side widgets are unchanged:
+their values are set at once, and code and tests read them as before.
+
+Nothing is held back until the page has said that its channel listens: while
+a page is still loading, in plain pytest, or where no front end runs, every
+update goes out on its own as it always did. A page that loads later asks the
+kernel for every widget's whole state anyway, so it misses nothing.
+
+How it hooks in: :func:`install` wraps two methods of ``ipywidgets.Widget``,
+``_send`` (where every update leaves the kernel) and ``_handle_msg`` (where
+every message from the page arrives). ipywidgets has no setting for this; the
+wrappers change nothing outside a batch.
+"""
+
+from __future__ import annotations
+
+import pathlib
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import Any
+
+import anywidget
+import ipywidgets as widgets
+
+Message = dict[str, Any]
+Send = Callable[[widgets.Widget, Message, Any], None]
+
+_held: dict[widgets.Widget, dict[str, Any]] | None = None  # the updates of the answer under way, per widget
+_channel: UpdateChannel | None = None
+
+
+class UpdateChannel(anywidget.AnyWidget):
+    """The page's end of the batches: one per kernel, drawn as nothing (see the module docstring)."""
+
+    _esm = pathlib.Path(__file__).with_name("batch.js")
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.listening = False  # the page's front end said it applies batches
+        self.on_msg(self._heard)
+
+    def _heard(self, _: UpdateChannel, content: Any, buffers: list[bytes]) -> None:
+        del buffers
+        if isinstance(content, dict) and content.get("listening") is True:
+            self.listening = True
+
+    def deliver(self, updates: dict[widgets.Widget, dict[str, Any]]) -> None:
+        """Send ``updates`` (each widget's changed state) to the page as one message."""
+        pairs = [[widget.model_id, state] for widget, state in updates.items() if widget.comm is not None]
+        if pairs:
+            self.send({"updates": pairs})
+
+
+def channel() -> UpdateChannel:
+    """The kernel's update channel, made (and the hooks installed) on first use."""
+    global _channel
+    if _channel is None:
+        install()
+        _channel = UpdateChannel()
+    return _channel
+
+
+@contextmanager
+def batched() -> Iterator[None]:
+    """Hold the widget updates made inside the block; send them as one message when it ends.
+
+    Nested blocks join the outermost one. Where no page listens, updates go out
+    one by one as usual.
+    """
+    global _held
+    if _held is not None or _channel is None or not _channel.listening:
+        yield
+        return
+    _held = {}
+    try:
+        yield
+    finally:
+        updates, _held = _held, None
+        _channel.deliver(updates)
+
+
+def _hold(widget: widgets.Widget, msg: Message, buffers: Any) -> bool:
+    """Keep an update for the batch under way; False when it must go out now (not an update, or binary)."""
+    if _held is None or widget is _channel or msg.get("method") != "update" or widget.comm is None:
+        return False
+    if buffers:  # binary parts cannot ride in the batch: what this widget had waiting goes first
+        waiting = _held.pop(widget, None)
+        if waiting is not None:
+            _direct_send(widget, {"method": "update", "state": waiting, "buffer_paths": []}, None)
+        return False
+    _held.setdefault(widget, {}).update(msg["state"])
+    return True
+
+
+_direct_send: Send = widgets.Widget._send
+_direct_handle: Callable[[widgets.Widget, Message], None] = widgets.Widget._handle_msg
+
+
+def _send(self: widgets.Widget, msg: Message, buffers: Any = None) -> None:
+    if not _hold(self, msg, buffers):
+        _direct_send(self, msg, buffers)
+
+
+def _handle_msg(self: widgets.Widget, msg: Message) -> None:
+    with batched():
+        _direct_handle(self, msg)
+
+
+def install() -> None:
+    """Route every widget's updates and every message from the page through the batches (once)."""
+    widgets.Widget._send = _send
+    widgets.Widget._handle_msg = _handle_msg
