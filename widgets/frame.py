@@ -49,10 +49,11 @@ from __future__ import annotations
 import html
 import os
 from collections.abc import Callable, Sequence
-from functools import partial
-from typing import Any, ClassVar, Self
+from functools import cache, partial
+from typing import Any, ClassVar, Self, TypeVar
 
 import ipywidgets as widgets
+from ipywidgets.widgets.widget_string import HTMLStyle
 
 from hatskit.bots import Bot, make_bot
 from hatskit.core import Game
@@ -66,9 +67,20 @@ from widgets.seats import SeatGuard
 from widgets.setup import READER, SEAT_KINDS, WIDE, SetupRow, check_seats
 from widgets.style import style_html
 
-__all__ = ["READER", "SEAT_KINDS", "TableFrame", "check_seats", "html_line", "named_button", "set_face", "set_marks"]
+__all__ = [
+    "READER",
+    "SEAT_KINDS",
+    "TableFrame",
+    "check_seats",
+    "html_line",
+    "named_button",
+    "set_face",
+    "set_marks",
+    "shared",
+]
 
 BOT = "bot"  # the scheduler's tag for bots' moves
+Part = TypeVar("Part", bound=widgets.Widget)
 
 
 class TableFrame(widgets.VBox):
@@ -587,16 +599,34 @@ def set_face(button: widgets.Button, text: str, tooltip: str, marks: Sequence[st
         set_marks(button, marks, managed)
 
 
+@cache
+def shared(kind: type[Part]) -> Part:
+    """The one default ``kind`` (a style or a layout) that the tables' buttons and lines all point to.
+
+    ipywidgets gives each widget a style and a layout widget of its own, so a
+    Sombrero table was 361 widgets for the page to load, over half of them
+    copies of the same defaults (issue 9). Only for what no widget changes on
+    its own: a widget that hides itself (``layout.display``) keeps its own layout.
+    """
+    return kind()
+
+
 def html_line(css_class: str, value: str = "") -> widgets.HTML:
-    """An HTML widget with one CSS class (none when ``css_class`` is empty)."""
-    line = widgets.HTML(value)
+    """An HTML widget with one CSS class (none when ``css_class`` is empty); never hidden, so its layout is shared."""
+    line = widgets.HTML(value, style=shared(HTMLStyle), layout=shared(widgets.Layout))
     if css_class:
         line.add_class(css_class)
     return line
 
 
-def named_button(name: str, tooltip: str, action: Callable[[], None], width: str | None = "auto") -> widgets.Button:
-    """A button whose text ``name`` (and ``tooltip``) say what it does; a click runs ``action``."""
-    button = widgets.Button(description=name, tooltip=tooltip, layout=widgets.Layout(width=width))
+def named_button(
+    name: str, tooltip: str, action: Callable[[], None], width: str | None = "auto", hides: bool = True
+) -> widgets.Button:
+    """A button whose text ``name`` (and ``tooltip``) say what it does; a click runs ``action``.
+
+    A button that never ``hides`` (a board square) shares its layout with the others.
+    """
+    layout = widgets.Layout(width=width) if hides or width is not None else shared(widgets.Layout)
+    button = widgets.Button(description=name, tooltip=tooltip, layout=layout, style=shared(widgets.ButtonStyle))
     button.on_click(lambda _: action())
     return button

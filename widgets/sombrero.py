@@ -120,7 +120,7 @@ class SombreroTable(TableFrame):
     def _square_button(self, square: int) -> widgets.Button:
         """A square: it knows its name and colour; show_table gives it its piece, tooltip and marks."""
         name = square_name(square)
-        button = named_button("", name, lambda: self.press(name), width=None)
+        button = named_button("", name, lambda: self.press(name), width=None, hides=False)
         button.add_class("hk-sq")
         button.add_class("hk-sb-light" if is_light(square) else "hk-sb-dark")
         return button
