@@ -1,0 +1,30 @@
+"""Answers a notebook shows as saved text, so its page opens without waiting for a bot, are what the bot says now."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+from hatskit.bots import make_bot
+from hatskit.puzzles import load_puzzles
+
+NOTEBOOKS = Path(__file__).resolve().parent.parent / "notebooks"
+ASKED = 'make_bot("sombrero", "strong", seed=1).hint(puzzle_4.seat_view(puzzle_4.to_move))'
+
+
+def saved_line(notebook: str, asked: str) -> str:
+    """The text printed by the code cell of ``notebook`` whose comment says it was asked of ``asked``."""
+    cells = json.loads((NOTEBOOKS / notebook).read_text(encoding="utf-8"))["cells"]
+    (source,) = [
+        "".join(cell["source"]) for cell in cells if cell["cell_type"] == "code" and asked in "".join(cell["source"])
+    ]
+    match = re.search(r'^print\("(.*)"\)$', source, re.MULTILINE)
+    assert match is not None, source
+    return match.group(1)
+
+
+def test_the_sombrero_notebooks_saved_hint_is_the_strong_bots_hint() -> None:
+    puzzle_4 = load_puzzles(NOTEBOOKS / "puzzles" / "sombrero.json")[3].game
+    hint = make_bot("sombrero", "strong", seed=1).hint(puzzle_4.seat_view(puzzle_4.to_move))
+    assert saved_line("sombrero.ipynb", ASKED) == str(hint)
