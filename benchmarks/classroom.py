@@ -87,8 +87,16 @@ async def classroom(browser, served: Served, name: str, sessions: int, timeout_m
     url = f"{served.url}/voila/render/{name}.ipynb"
     results = await asyncio.gather(*(open_and_play(browser, url, name, timeout_ms) for _ in range(sessions)))
     print(f"{name}: server and {len(served.kernels())} kernels hold {served.memory() / MB:.0f} MB with every tab open")
-    await asyncio.gather(*(context.close() for _, context in results))
+    await asyncio.gather(*(close_tab(context) for _, context in results))
     return [session for session, _ in results]
+
+
+async def close_tab(context) -> None:
+    """Close a tab as a student does (its unload event asks the server to stop its kernel), then its context."""
+    for page in context.pages:
+        await page.close(run_before_unload=True)
+    await asyncio.sleep(2)  # the page's shutdown request goes out as it unloads
+    await context.close()
 
 
 def summary(name: str, tabs: list[Session]) -> float:

@@ -17,7 +17,10 @@ their values are set at once, and code and tests read them as before.
 Nothing is held back until the page has said that its channel listens: while
 a page is still loading, in plain pytest, or where no front end runs, every
 update goes out on its own as it always did. A page that loads later asks the
-kernel for every widget's whole state anyway, so it misses nothing.
+kernel for every widget's whole state anyway, so it misses nothing. (One gap:
+JupyterLab reloaded onto a running kernel may lose a batch sent in the moment
+between loading the states and its channel listening again; the widgets it
+touched show their old values until they next change.)
 
 How it hooks in: :func:`install` wraps two methods of ``ipywidgets.Widget``,
 ``_send`` (where every update leaves the kernel) and ``_handle_msg`` (where

@@ -32,7 +32,10 @@ controls off where they make no sense (mid-race).
 Who may act comes from ``game.acting``: several seats may act at once, and
 every acting bot gets its move scheduled. Every change of the game goes
 through ``game.play`` and ``game.undo``; the widget tree is built once and
-only its values and classes change afterwards.
+only its values and classes change afterwards. What one click, or one bot's
+move, changes reaches the page as one message (:mod:`widgets.batch`), and the
+tables' buttons and lines share one style widget instead of a copy each
+(:func:`shared`), so a page has fewer widgets to load.
 
 Bots are paced by a :class:`~widgets.scheduler.Scheduler`: with ``bot_delay``
 0 they answer inside the click handler (what most tests use); with a positive

@@ -174,6 +174,7 @@ def test_the_side_panel_lists_the_moves_and_marks_the_last_beside_the_table(
 
     page.set_viewport_size(WIDE)
     open_page(page, f"{voila}/voila/render/sombrero.ipynb")
+    page.get_by_role("button", name="open this game on a table").click()  # the replay is built when asked for
     table = page.locator(".hk-table").filter(has=page.locator(".hk-movelist li:nth-child(3)")).first
     moves = table.locator(".hk-movelist li")
     expect(moves.last).to_have_attribute("aria-current", "step")

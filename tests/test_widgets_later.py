@@ -1,0 +1,23 @@
+"""widgets/later.py: a replay table is built when the reader presses its button, not while the page opens."""
+
+from __future__ import annotations
+
+import ipywidgets as widgets
+
+import hatskit
+from widgets import HatsTable, on_request
+
+
+def test_the_table_is_built_only_when_asked_for_and_takes_the_buttons_place() -> None:
+    built: list[HatsTable] = []
+
+    def build() -> HatsTable:
+        built.append(HatsTable(hatskit.new_game("hats", players=3, seed=42), ("reader", "greedy", "strong")))
+        return built[-1]
+
+    place = on_request("open this game on a table", build)
+    (button,) = place.children
+    assert isinstance(button, widgets.Button) and button.description == "open this game on a table"
+    assert not built
+    button.click()
+    assert place.children == (built[0],) and len(built) == 1
