@@ -22,6 +22,7 @@ import ipywidgets as widgets
 
 from hatskit import Game, HatskitError
 from hatskit.render.common import event_html
+from widgets.frame import html_line, named_button
 
 Goal = Callable[[Game, Any], tuple[bool, str]]
 """``goal(game_before, move) -> (met, explanation)``, asked only about legal moves."""
@@ -47,15 +48,14 @@ class MoveExercise(widgets.VBox):
         self.seat = seat
         self.trial: Game | None = None
         self.prompt_text = prompt
-        self.prompt = widgets.HTML(f"<p><b>{html.escape(prompt)}</b></p>" if prompt else "")
-        self.board = widgets.HTML(self._board_html(self.start))
+        self.prompt = html_line("", f"<p><b>{html.escape(prompt)}</b></p>" if prompt else "")
+        self.board = html_line("", self._board_html(self.start))
         self.text = widgets.Text(placeholder="your move", description="Move:", layout=widgets.Layout(width="16em"))
         self.choices = self._choice_box(choices)
-        self.try_button = widgets.Button(description="Try", button_style="primary", tooltip="try this move")
-        self.reset_button = widgets.Button(description="Reset", tooltip="back to the starting position")
-        self.feedback = widgets.HTML("")
-        self.try_button.on_click(lambda _: self.try_move(self.text.value))
-        self.reset_button.on_click(lambda _: self.reset())
+        self.try_button = named_button("Try", "try this move", self._try_typed, width=None, hides=False)
+        self.try_button.button_style = "primary"
+        self.reset_button = named_button("Reset", "back to the starting position", self.reset, width=None, hides=False)
+        self.feedback = html_line("")
         controls = [box for box in (self.choices, self.text, self.try_button, self.reset_button) if box is not None]
         super().__init__([self.prompt, self.board, widgets.HBox(controls), self.feedback])
 
@@ -71,6 +71,9 @@ class MoveExercise(widgets.VBox):
         bundle = super()._repr_mimebundle_(**kwargs)
         bundle["text/html"] = self.prompt.value + self._board_html(self.start)
         return bundle
+
+    def _try_typed(self) -> None:
+        self.try_move(self.text.value)
 
     def try_move(self, notation: str) -> None:
         """Judge ``notation`` from the starting position and show the verdict."""
