@@ -10,6 +10,7 @@ uncaught page error, and a click on the first table is still answered.
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -94,16 +95,17 @@ def test_random_clicks_and_keys_break_nothing(page: Page, server: Server, errors
 
 
 def still_plays(table: Locator) -> None:
-    """Two clicks are still answered, in order: "copy link" says so on the message line, then "new game" changes it.
+    """Two clicks are still answered, in order: "copy position", then "copy link", each shown in the copy box.
 
-    The second answer is a new deal's narration, or the sentence saying why the
-    set-up the monkey left cannot start one ("cards file 1 cannot be read"): a
-    refusal given twice would read the same, so "copy link" goes first.
+    The copy box changes only when asked. The message line would not do: the
+    bots may still be narrating the moves the monkey's last click set off, and a
+    set-up the monkey left refused ("cards file 1 cannot be read") refuses a
+    second "new game" with the same sentence.
     """
     from playwright.sync_api import expect
 
-    message = table.locator(".hk-message")
+    box = table.locator(".hk-copybox")
+    table.get_by_role("button", name="copy position", exact=True).click()
+    expect(box).to_have_value(re.compile(r"^[A-Za-z0-9_-]{20,}$"))  # the position's code
     table.get_by_role("button", name="copy link", exact=True).click()
-    expect(message).to_contain_text("Link copied")
-    table.locator("button:visible").first.click()  # "new game", the table's first button
-    expect(message).not_to_contain_text("Link copied")
+    expect(box).to_have_value(re.compile(r"^http://127\.0\.0\.1:\d+/voila/render/\S+\?\S*(seed|position)="))
