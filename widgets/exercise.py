@@ -52,8 +52,7 @@ class MoveExercise(widgets.VBox):
         self.board = html_line("", self._board_html(self.start))
         self.text = widgets.Text(placeholder="your move", description="Move:", layout=widgets.Layout(width="16em"))
         self.choices = self._choice_box(choices)
-        self.try_button = named_button("Try", "try this move", self._try_typed, width=None, hides=False)
-        self.try_button.button_style = "primary"
+        self.try_button = named_button("Try", "try this move", self._try_typed, width=None, hides=False, primary=True)
         self.reset_button = named_button("Reset", "back to the starting position", self.reset, width=None, hides=False)
         self.feedback = html_line("")
         controls = [box for box in (self.choices, self.text, self.try_button, self.reset_button) if box is not None]

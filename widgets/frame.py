@@ -623,13 +623,21 @@ def html_line(css_class: str, value: str = "") -> widgets.HTML:
 
 
 def named_button(
-    name: str, tooltip: str, action: Callable[[], None], width: str | None = "auto", hides: bool = True
+    name: str,
+    tooltip: str,
+    action: Callable[[], None],
+    width: str | None = "auto",
+    hides: bool = True,
+    primary: bool = False,
 ) -> widgets.Button:
     """A button whose text ``name`` (and ``tooltip``) say what it does; a click runs ``action``.
 
-    A button that never ``hides`` (a board square) shares its layout with the others.
+    A button that never ``hides`` and takes its width from the style sheet (a
+    board square) shares its layout with the others; a ``primary`` one stands out.
     """
-    layout = widgets.Layout(width=width) if hides or width is not None else shared(widgets.Layout)
+    fixed = not hides and width is None
+    layout = shared(widgets.Layout) if fixed else widgets.Layout(width=width)
     button = widgets.Button(description=name, tooltip=tooltip, layout=layout, style=shared(widgets.ButtonStyle))
+    button.button_style = "primary" if primary else ""
     button.on_click(lambda _: action())
     return button

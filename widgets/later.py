@@ -15,14 +15,16 @@ from collections.abc import Callable
 
 import ipywidgets as widgets
 
+from widgets.frame import named_button
+
 
 def on_request(label: str, build: Callable[[], widgets.Widget]) -> widgets.VBox:
     """A button named ``label`` that, pressed, is replaced by what ``build`` returns."""
-    button = widgets.Button(description=label, button_style="primary", layout=widgets.Layout(width="auto"))
-    place = widgets.VBox([button])
+    place = widgets.VBox()
 
-    def open_it(_: widgets.Button) -> None:
+    def open_it() -> None:
         place.children = (build(),)
 
-    button.on_click(open_it)
+    button = named_button(label, "show the finished game on a table you can step through", open_it, primary=True)
+    place.children = (button,)
     return place
