@@ -66,6 +66,17 @@ def test_hats_digits_int_refuses_or_cannot_hold_are_invalid_moves(text: str) -> 
         hatskit.hats.parse_move(text)
 
 
+@pytest.mark.parametrize("text", ["²:0", "٣: fez", "²"], ids=["superscript-seat", "arabic-seat", "seat-alone"])
+def test_hats_off_seat_digits_int_refuses_are_invalid_moves(text: str) -> None:
+    """hypothesis found "²:0" raising ValueError: ``"²".isdigit()`` is true and ``int("²")`` refuses it."""
+    game = hatskit.new_game("hats-off", players=3, best_of=3, seed=0)
+    before = snapshot(game)
+    with pytest.raises(InvalidMoveError):
+        game.play(text)
+    assert isinstance(game.why_illegal(text), str)
+    assert snapshot(game) == before
+
+
 @pytest.mark.parametrize("game_id", GAME_IDS)
 def test_a_very_long_move_is_refused_before_it_is_parsed(game_id: str) -> None:
     """The Sombrero parser took 6-7 s on 20,000 characters; the length is checked first."""

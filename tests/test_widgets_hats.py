@@ -564,9 +564,10 @@ def test_a_choice_the_game_refuses_is_explained_and_changes_nothing() -> None:
     assert "No new game: option 'removed' must name two different types" in text(table.message)
     assert table.game is game and "hk-error" in table.message._dom_classes
     table.setup.option_boxes["removed"].value = "✿ ⎈"
-    table.setup.seed_box.value = "seven"
-    table.setup.new_game_button.click()
-    assert "the deal number must be a whole number" in text(table.message) and table.game is game
+    for seed in ("seven", "²", "9" * 5000):  # "²".isdigit() is true, and int() refuses it and 5,000 digits
+        table.setup.seed_box.value = seed
+        table.setup.new_game_button.click()
+        assert "the deal number must be a whole number" in text(table.message) and table.game is game
     table.setup.seed_box.value = ""
     for box in table.setup.seat_boxes[:3]:
         box.value = "greedy"

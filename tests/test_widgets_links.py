@@ -79,6 +79,9 @@ def test_a_query_with_only_voilas_own_settings_sets_nothing() -> None:
     ("query", "says"),
     [
         ("seed=forty", "'forty'"),
+        ("seed=%C2%B2", "'²'"),  # "²".isdigit() is true, and int() refuses it
+        ("players=%D9%A3", "'٣'"),  # an Arabic three: int() would read it as 3
+        ("seed=" + "9" * 5000, "seed"),  # int() refuses over 4,300 digits
         ("players=9", "9"),
         ("seats=reader,bob,greedy", "bob"),
         ("seats=greedy,greedy,greedy", "reader"),

@@ -27,7 +27,7 @@ from urllib.parse import parse_qsl, urlencode
 
 import hatskit
 from hatskit import Game, HatskitError
-from widgets.setup import NEW_SEAT, READER, check_seats
+from widgets.setup import NEW_SEAT, READER, check_seats, whole_number
 
 MAX_POSITION_BYTES = 100_000  # a code that unpacks to more than this is refused, not unpacked
 PAGE_SETTINGS = ("theme", "template")  # Voilà's own query settings, left to Voilà
@@ -152,9 +152,10 @@ def _option(name: str, text: str, default: Any) -> Any:
 
 
 def _whole(text: str, what: str) -> int:
-    if not text.isdigit():
+    number = whole_number(text)
+    if number is None:
         raise LinkError(f"the link's {what} must be a whole number such as 42, not {text!r}")
-    return int(text)
+    return number
 
 
 def _query_value(value: Any) -> str:

@@ -35,6 +35,7 @@ SEAT_KINDS = (READER, *BOT_KINDS)
 SEAT_CHOICES = [("a reader (you)", READER), *((f"{kind} bot", kind) for kind in BOT_KINDS)]
 NEW_SEAT = "greedy"  # who sits in a seat that a larger table adds
 WIDE = {"description_width": "initial"}
+_WHOLE = re.compile(r"[0-9]{1,30}")
 
 
 class SetupRow(widgets.HBox):
@@ -111,9 +112,10 @@ class SetupRow(widgets.HBox):
         text = self.seed_box.value.strip()
         if not self.seed_typed or not text:
             return new_seed()
-        if not text.isdigit():
+        number = whole_number(text)
+        if number is None:
             raise ValueError(f"the deal number must be a whole number such as 4711, not {text!r}")
-        return int(text)
+        return number
 
     def _seat_box(self) -> widgets.Dropdown:
         return widgets.Dropdown(
@@ -157,6 +159,16 @@ class SetupRow(widgets.HBox):
 NEW_GAME_TIP = "new game: start again with the choices in this row (a fresh deal unless you typed a deal number)"
 SEED_TIP = "deal number: the same number deals the same cards on every screen; type one, then press new game"
 PLAYERS_TIP = "players: how many sit at the table (four play as two teams); press new game to start"
+
+
+def whole_number(text: str) -> int | None:
+    """The whole number ``text`` spells in ASCII digits (at most 30 of them), else None.
+
+    ``str.isdigit`` also accepts "²" and "٣", which ``int`` refuses or reads as
+    another number, and ``int`` refuses over 4,300 digits: a typed box or a link
+    gets a sentence, never a ValueError from ``int``.
+    """
+    return int(text) if _WHOLE.fullmatch(text) else None
 
 
 def check_seats(seats: Sequence[str], players: int) -> tuple[str, ...]:

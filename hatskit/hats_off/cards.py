@@ -187,7 +187,7 @@ def _split_move(text: str) -> tuple[str, str, str | None]:
 
 
 def _parse_seat(seat_text: str, text: str) -> int:
-    if seat_text.isdigit() and int(seat_text) < len(SEAT_NAMES):
+    if seat_text in [str(seat) for seat in range(len(SEAT_NAMES))]:  # ASCII digits only: "²".isdigit() too
         return int(seat_text)
     names = [name.lower() for name in SEAT_NAMES]
     if seat_text.lower() not in names:
