@@ -16,8 +16,13 @@ page's kernel.
   (closes the tab, follows a link, reloads); without the cookie the server
   refuses the post ("'_xsrf' argument missing from POST") and the kernel waits
   for the culler set in voila.json.
+
+As the server starts, it also writes the bytecode of hatskit and widgets
+(`compile_page_modules`).
 """
 
+import compileall
+import importlib.util
 import os
 
 import jinja2
@@ -85,11 +90,27 @@ def pool_size() -> int:
     return int(value)
 
 
+def compile_page_modules(packages: tuple[str, ...] = ("hatskit", "widgets")) -> None:
+    """Write the bytecode of the packages every game page imports, where it is missing or stale.
+
+    `pip install -e .` leaves them in the repository and compiles nothing there, and where
+    PYTHONDONTWRITEBYTECODE is set (this project's machines, many container images) no kernel
+    writes it either: every game page compiled them anew (benchmarks/README.md has the cost).
+    Quietly does nothing where the directory is read-only.
+    """
+    for package in packages:
+        spec = importlib.util.find_spec(package)
+        for directory in spec.submodule_search_locations if spec and spec.submodule_search_locations else []:
+            compileall.compile_dir(directory, quiet=2)
+
+
 # Voilà looks for page templates in the Jupyter data directories (JUPYTER_PATH first). Read before
 # Voilà collects its templates (the app and the server extension both load this file first), this
 # puts config/share/voila/templates/hatskit there: the lab page without Font Awesome from a CDN.
 TEMPLATES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "share")
 os.environ["JUPYTER_PATH"] = os.pathsep.join(filter(None, [TEMPLATES, os.environ.get("JUPYTER_PATH")]))
+
+compile_page_modules()
 
 c = get_config()  # noqa: F821  (traitlets provides get_config to config files)
 c.VoilaConfiguration.template = "hatskit"
