@@ -21,6 +21,7 @@ import pytest
 import hatskit
 from hatskit.core import Event, Game, GameSpec, InvalidMoveError, Outcome, ScoreLine, ScoreSheet
 from widgets.frame import BOT, TableFrame
+from widgets.parts import is_shown
 from widgets.scheduler import ManualClock
 
 NAMES = ("Ana", "Ben", "Cleo")
@@ -184,8 +185,8 @@ def test_a_reader_cannot_play_another_seats_move() -> None:
 def test_a_race_view_switches_off_undo_hint_and_step_through() -> None:
     table = SnapTable(new_game(), clock=ManualClock())
     hidden = [table.undo_button, table.hint_button, table.first_button, table.back_button, table.slider]
-    assert all(control.layout.display == "none" for control in hidden)
-    assert table.setup.new_game_button.layout.display != "none"
+    assert all(not is_shown(control) for control in hidden)
+    assert is_shown(table.setup.new_game_button)
 
 
 def test_the_set_up_row_derives_the_option_controls_from_the_options_dataclass() -> None:

@@ -20,6 +20,7 @@ from hatskit.bots import Hint
 from hatskit.hats import Back, BlackHat, Discard, Exchange, Swap
 from hatskit.render.common import score_panel_html
 from widgets import HatsTable
+from widgets.parts import is_shown
 from widgets.scheduler import ManualClock
 
 BOTS = ("reader", "greedy", "greedy")
@@ -64,7 +65,7 @@ def play_first_option(table: HatsTable) -> None:
     """Click the first hand card, then give it back, or its first highlighted position, or black hat."""
     select_once(table, hand(table)[0])
     targets = sorted(marked(table.position_buttons, "hk-legal"))
-    if table.give_back_button.layout.display != "none":
+    if is_shown(table.give_back_button):
         table.give_back_button.click()
     elif targets:
         table.position_buttons[targets[0] - 1].click()
@@ -391,7 +392,7 @@ def test_four_players_give_back_answers_the_partners_swap() -> None:
     passed = game.state.hands[2][0]
     game.play(Swap(passed))
     table = HatsTable(game, ("reader", "greedy", "greedy", "greedy"), bot_delay=0)
-    assert table.give_back_button.layout.display != "none" and table.black_hat_button.layout.display == "none"
+    assert is_shown(table.give_back_button) and not is_shown(table.black_hat_button)
     assert f"Cleo passed you {passed} face down" in text(table.table_info)
     select(table, hand(table)[0])
     table.black_hat_button.click()
@@ -484,7 +485,7 @@ def test_no_hidden_card_ever_reaches_a_widget(players: int, seats: tuple[str, ..
 
 
 def visible(widget: widgets.Widget) -> bool:
-    return widget.layout.display != "none"
+    return is_shown(widget)
 
 
 def test_the_set_up_row_shows_the_deal_players_seats_and_options() -> None:

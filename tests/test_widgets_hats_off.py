@@ -21,6 +21,7 @@ from hatskit.bots import Hint
 from hatskit.core import SeatView
 from hatskit.hats_off import Pass, Play, all_cards
 from widgets.hats_off import HatsOffTable, answer_move, describe
+from widgets.parts import is_shown
 from widgets.race import Answer, read_answer
 from widgets.scheduler import ManualClock
 
@@ -254,8 +255,8 @@ def test_undo_hint_and_step_through_are_off_in_race_mode_and_on_in_step_mode() -
     race, _ = race_table(0.4)
     step = HatsOffTable(hatskit.load(position(["fez"])), mode="step")
     steps = ("first_button", "back_button", "forward_button", "last_button", "slider", "undo_button", "hint_button")
-    assert all(getattr(race, name).layout.display == "none" for name in steps)
-    assert all(getattr(step, name).layout.display is None for name in steps)
+    assert all(not is_shown(getattr(race, name)) for name in steps)
+    assert all(is_shown(getattr(step, name)) for name in steps)
 
 
 def test_race_mode_seats_one_reader_and_says_no_to_a_new_game_with_two() -> None:
@@ -366,9 +367,9 @@ def test_step_mode_lists_who_may_act_and_what_they_may_do_in_words() -> None:
     table = step_table()
     assert table.seat_box.options == (("Ana (you)", 0),)
     assert table.move_box.options == (("flip the next card (O2)", "Ana:flip"),)
-    assert table.time_box.layout.display == "none"  # a flip is not timed
+    assert not is_shown(table.time_box)  # a flip is not timed
     choose(table, 0, "Ana:flip")
-    assert table.time_box.layout.display is None
+    assert is_shown(table.time_box)
     assert [seat for _, seat in table.seat_box.options] == [0, 1]
     table.seat_box.value = 1
     labels = [label for label, _ in table.move_box.options]

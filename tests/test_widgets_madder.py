@@ -14,6 +14,7 @@ from hatskit.madder import DECLINE, Play
 from tests.test_madder import CLERK, COLLECTOR, TAILOR, TRENDSETTER, end_position, turn_position
 from tests.test_widgets_hats_off import widget_states
 from widgets import MadderTable
+from widgets.parts import is_shown
 
 BOTS = ("reader", "greedy", "greedy")
 
@@ -37,7 +38,7 @@ def click_hat(table: MadderTable, hat: str) -> None:
 
 
 def shown(buttons: list[widgets.Button]) -> list[widgets.Button]:
-    return [button for button in buttons if button.layout.display != "none"]
+    return [button for button in buttons if is_shown(button)]
 
 
 def choice(table: MadderTable, words: str) -> widgets.Button:
@@ -87,7 +88,7 @@ def test_an_illegal_click_says_why_and_changes_nothing() -> None:
 
 def test_a_premium_ability_is_chosen_by_its_plain_word_button() -> None:
     table = table_at(with_hand(["Homburg*", "Beret", "Fedora"]))
-    assert not shown(list(table.choice_box.children)) and table.decline_button.layout.display == "none"
+    assert not shown(list(table.choice_box.children)) and not is_shown(table.decline_button)
     click_hat(table, "Homburg*")
     table.target_buttons[0].click()
     prompt = text(table.ability_prompt)
@@ -110,13 +111,13 @@ def test_a_premium_ability_is_declined() -> None:
     table = table_at(with_hand(["Newsboy*", "Beret", "Fedora"]))
     click_hat(table, "Newsboy*")
     table.target_buttons[1].click()
-    assert table.decline_button.layout.display != "none"
+    assert is_shown(table.decline_button)
     assert "take the Trilby from the assembly line" in {b.description for b in table.choice_box.children}
     click_hat(table, "Beret")
     assert "first use the waiting ability or decline it" in text(table.message)
     table.decline_button.click()
     assert table.game.history[1] == DECLINE and "Ana declined Extra! Extra!" in text(table.message)
-    assert table.decline_button.layout.display == "none"
+    assert not is_shown(table.decline_button)
 
 
 # ------------------------------------------------------------------ the end of the round
@@ -124,7 +125,7 @@ def test_a_premium_ability_is_declined() -> None:
 
 def test_end_of_round_done_then_the_haberdasher_step_and_the_round_table() -> None:
     table = table_at(end_position())
-    assert table.done_button.layout.display != "none" and "end of the round" in text(table.round_info)
+    assert is_shown(table.done_button) and "end of the round" in text(table.round_info)
     click_hat(table, "Newsboy")
     table.target_buttons[0].click()
     table.done_button.click()

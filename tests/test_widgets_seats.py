@@ -6,6 +6,7 @@ import hatskit
 from tests.test_widgets_hats import play_first_option, shown_strings
 from widgets.hats import HatsTable
 from widgets.madder import MadderTable
+from widgets.parts import is_shown
 from widgets.seats import TEACHER_HEADING
 from widgets.sombrero import SombreroTable
 
@@ -28,11 +29,11 @@ def leaked(table: HatsTable | MadderTable, seat: int) -> set[str]:
 
 def test_two_readers_see_a_pass_screen_and_no_hand_until_show() -> None:
     table = hats_table(("reader", "reader", "greedy"))
-    assert table.guard.screen.layout.display is None
+    assert is_shown(table.guard.screen)
     assert "Pass to Ana" in table.guard.screen_text.value
     assert not leaked(table, 0) and table.hint_button.disabled
     table.guard.show_button.click()
-    assert table.guard.screen.layout.display == "none" and not table.hint_button.disabled
+    assert not is_shown(table.guard.screen) and not table.hint_button.disabled
     assert leaked(table, 0)
 
 
@@ -50,7 +51,7 @@ def test_the_screen_comes_back_when_the_other_reader_acts() -> None:
 
 def test_one_reader_gets_no_screen() -> None:
     table = hats_table(("reader", "greedy", "greedy"))
-    assert table.guard.screen.layout.display == "none"
+    assert not is_shown(table.guard.screen)
     assert leaked(table, 0)
 
 
@@ -69,9 +70,9 @@ def test_madder_passes_the_laptop_too() -> None:
 
 def test_sombrero_hides_nothing_so_two_readers_share_the_board() -> None:
     table = SombreroTable(hatskit.new_game("sombrero"), seats=("reader", "reader"), bot_delay=0)
-    assert table.guard.screen.layout.display == "none"
+    assert not is_shown(table.guard.screen)
     assert "White (a reader) to move" in table.status.value  # not "you": both readers are
-    assert table.guard.reveal_box.layout.display == "none"  # nothing hidden: no teacher's view to offer
+    assert not is_shown(table.guard.reveal_box)  # nothing hidden: no teacher's view to offer
     table.try_move(str(table.game.legal_moves()[0]))
     table.try_move(str(table.game.legal_moves()[0]))
     assert "Black (a reader) to move" in table.status.value
@@ -79,7 +80,7 @@ def test_sombrero_hides_nothing_so_two_readers_share_the_board() -> None:
 
 def test_the_teachers_view_is_off_by_default_and_shows_every_hand_when_on() -> None:
     table = hats_table(("reader", "greedy", "greedy"))
-    assert table.guard.reveal_box.layout.display is None and not table.guard.reveal_box.value
+    assert is_shown(table.guard.reveal_box) and not table.guard.reveal_box.value
     assert not leaked(table, 1) and not leaked(table, 2)
     assert not any(TEACHER_HEADING in text for text in shown_strings(table))
     table.guard.reveal_box.value = True
@@ -93,4 +94,4 @@ def test_a_new_game_raises_the_screen_again() -> None:
     table = hats_table(("reader", "reader", "greedy"))
     table.guard.show_button.click()
     table.setup.new_game_button.click()
-    assert table.guard.screen.layout.display is None and not leaked(table, table.viewer)
+    assert is_shown(table.guard.screen) and not leaked(table, table.viewer)

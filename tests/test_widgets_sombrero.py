@@ -12,6 +12,7 @@ import hatskit
 from hatskit import Game
 from hatskit.sombrero import FILES, Jump, Step, square_name
 from widgets import SombreroTable
+from widgets.parts import is_shown
 from widgets.sombrero import GLYPHS, piece_class
 
 # White to move: b3-c4 flanks d4 between c4 and e4 (S3); c2 is a hatless friend of b3 (a hat jump, S2).
@@ -308,7 +309,7 @@ def test_the_squares_of_the_last_actions_are_marked_the_bots_too() -> None:
 def test_the_set_up_row_offers_the_jump_capture_option_and_no_deal_or_player_count() -> None:
     table = new_table()
     setup = table.setup
-    assert setup.seed_box.layout.display == "none" and setup.players_box.layout.display == "none"
+    assert not is_shown(setup.seed_box) and not is_shown(setup.players_box)
     assert [box.description for box in setup.seat_boxes] == ["White", "Black"]
     option = setup.option_boxes["jump_captures"]
     assert option.value is False and "a hat jump captures too" in option.tooltip

@@ -22,7 +22,7 @@ import ipywidgets as widgets
 
 from hatskit import Game, HatskitError
 from hatskit.render.common import event_html
-from widgets.frame import html_line, named_button
+from widgets.parts import html_line, named_button, row, shared, style_of
 
 Goal = Callable[[Game, Any], tuple[bool, str]]
 """``goal(game_before, move) -> (met, explanation)``, asked only about legal moves."""
@@ -50,13 +50,18 @@ class MoveExercise(widgets.VBox):
         self.prompt_text = prompt
         self.prompt = html_line("", f"<p><b>{html.escape(prompt)}</b></p>" if prompt else "")
         self.board = html_line("", self._board_html(self.start))
-        self.text = widgets.Text(placeholder="your move", description="Move:", layout=widgets.Layout(width="16em"))
+        self.text = widgets.Text(
+            placeholder="your move",
+            description="Move:",
+            layout=shared(widgets.Layout, width="16em"),
+            style=style_of(widgets.Text),
+        )
         self.choices = self._choice_box(choices)
-        self.try_button = named_button("Try", "try this move", self._try_typed, width=None, hides=False, primary=True)
-        self.reset_button = named_button("Reset", "back to the starting position", self.reset, width=None, hides=False)
+        self.try_button = named_button("Try", "try this move", self._try_typed, width=None, primary=True)
+        self.reset_button = named_button("Reset", "back to the starting position", self.reset, width=None)
         self.feedback = html_line("")
         controls = [box for box in (self.choices, self.text, self.try_button, self.reset_button) if box is not None]
-        super().__init__([self.prompt, self.board, widgets.HBox(controls), self.feedback])
+        super().__init__([self.prompt, self.board, row(controls), self.feedback], layout=shared(widgets.Layout))
 
     def __repr__(self) -> str:
         return f"<MoveExercise {self.start.game_id}: {self.prompt_text}>"
@@ -118,7 +123,13 @@ class MoveExercise(widgets.VBox):
     def _choice_box(self, choices: Sequence[str]) -> widgets.Dropdown | None:
         if not choices:
             return None
-        box = widgets.Dropdown(options=[PICK_PROMPT, *choices], value=PICK_PROMPT, description="Pick:")
+        box = widgets.Dropdown(
+            options=[PICK_PROMPT, *choices],
+            value=PICK_PROMPT,
+            description="Pick:",
+            layout=shared(widgets.Layout),
+            style=style_of(widgets.Dropdown),
+        )
         box.observe(self._copy_choice, names="value")
         return box
 

@@ -34,8 +34,8 @@ every acting bot gets its move scheduled. Every change of the game goes
 through ``game.play`` and ``game.undo``; the widget tree is built once and
 only its values and classes change afterwards. What one click, or one bot's
 move, changes reaches the page as one message (:mod:`widgets.batch`), and the
-tables' buttons and lines share one style widget instead of a copy each
-(:func:`shared`), so a page has fewer widgets to load.
+tables' parts share one style and one layout widget instead of a copy each
+(:mod:`widgets.parts`), so a page has fewer widgets to load.
 
 Bots are paced by a :class:`~widgets.scheduler.Scheduler`: with ``bot_delay``
 0 they answer inside the click handler (what most tests use); with a positive
@@ -51,12 +51,11 @@ from __future__ import annotations
 
 import html
 import os
-from collections.abc import Callable, Sequence
-from functools import cache, partial
-from typing import Any, ClassVar, Self, TypeVar
+from collections.abc import Sequence
+from functools import partial
+from typing import Any, ClassVar, Self
 
 import ipywidgets as widgets
-from ipywidgets.widgets.widget_string import HTMLStyle
 
 from hatskit.bots import Bot, make_bot
 from hatskit.core import Game
@@ -65,25 +64,15 @@ from widgets.access import TableAccess
 from widgets.batch import channel
 from widgets.clipboard import Clipboard
 from widgets.links import LinkError, game_from_code, link_query, position_code, seats_for, table_from_query
+from widgets.parts import column, html_line, named_button, row, set_marks, shared, show, style_of
 from widgets.scheduler import ManualClock, Scheduler
 from widgets.seats import SeatGuard
 from widgets.setup import READER, SEAT_KINDS, WIDE, SetupRow, check_seats
 from widgets.style import style_html
 
-__all__ = [
-    "READER",
-    "SEAT_KINDS",
-    "TableFrame",
-    "check_seats",
-    "html_line",
-    "named_button",
-    "set_face",
-    "set_marks",
-    "shared",
-]
+__all__ = ["READER", "SEAT_KINDS", "TableFrame", "check_seats"]
 
 BOT = "bot"  # the scheduler's tag for bots' moves
-Part = TypeVar("Part", bound=widgets.Widget)
 
 
 class TableFrame(widgets.VBox):
@@ -471,15 +460,15 @@ class TableFrame(widgets.VBox):
         self.message = html_line("hk-message")
         self.score_panel = html_line("hk-scorepanel")
         self.move_list = html_line("hk-movepanel")
-        self.table_area = widgets.VBox(self.build_table())
+        self.table_area = column(self.build_table())
         self.table_area.add_class("hk-area")
         self.guard = SeatGuard(self)
         self.setup.children += (self.guard.reveal_box,)
-        side = widgets.VBox([self.move_list, self.score_panel])
+        side = column([self.move_list, self.score_panel])
         side.add_class("hk-side")
-        play = widgets.HBox([self.table_area, side])  # side by side on a wide screen, one above the other on a phone
+        play = row([self.table_area, side])  # side by side on a wide screen, one above the other on a phone
         play.add_class("hk-play")
-        self.children = [widgets.HTML(style_html()), self.setup, self.status, self.guard, play, self.message]
+        self.children = [html_line("", style_html()), self.setup, self.status, self.guard, play, self.message]
         self.children += (self._build_controls(), self._build_share(), TableAccess())
         self.add_class("hk")
         self.add_class("hk-table")
@@ -497,13 +486,18 @@ class TableFrame(widgets.VBox):
         steps = [self.first_button, self.back_button, self.forward_button, self.last_button, self.slider]
         switched = [*((step, self.can_step) for step in steps), (self.undo_button, self.can_undo)]
         for control, wanted in [*switched, (self.hint_button, self.can_hint)]:
-            control.layout.display = None if wanted else "none"
-        return widgets.HBox([*steps, self.undo_button, self.hint_button, self.line_button])
+            show(control, wanted)
+        return row([*steps, self.undo_button, self.hint_button, self.line_button])
 
     def _build_share(self) -> widgets.VBox:
         """Copy link, copy position, and a box to load a position from its code, with the clipboard's box."""
         self.clipboard = Clipboard(label="the link or code last copied")
-        self.code_box = widgets.Text(description="position code", placeholder="paste a code", style=WIDE)
+        self.code_box = widgets.Text(
+            description="position code",
+            placeholder="paste a code",
+            style=style_of(widgets.Text, **WIDE),
+            layout=shared(widgets.Layout),
+        )
         self.code_box.tooltip = f"a position code to load. {POSITION_SECRET}"
         buttons = [
             named_button("copy link", "copy a link that opens this game from its start on any screen", self.copy_link),
@@ -511,8 +505,7 @@ class TableFrame(widgets.VBox):
             self.code_box,
             named_button("load position", "put the position of the code in the box on the table", self.load_position),
         ]
-        row = widgets.HBox(buttons, layout=widgets.Layout(flex_flow="row wrap", align_items="center"))
-        share = widgets.VBox([row, self.clipboard])
+        share = column([row(buttons, flex_flow="row wrap", align_items="center"), self.clipboard])
         share.add_class("hk-share")
         return share
 
@@ -545,7 +538,7 @@ class TableFrame(widgets.VBox):
         """The button back to the original game (or back to the reader's line), shown only when there is one."""
         on_original = self.original is not None and _notations(self.game.history) == self.original
         there = self.own_line if on_original else self.original
-        self.line_button.layout.display = None if there is not None else "none"
+        show(self.line_button, there is not None)
         self.line_button.description = "back to your moves" if on_original else "back to the original game"
         self.line_button.tooltip = OWN_LINE_TIP if on_original else LINE_TIP
 
@@ -584,60 +577,3 @@ def _notations(moves: Sequence[Any]) -> list[str]:
 def _and(names: Sequence[str]) -> str:
     """ "Ana", "Ana and Ben", "Ana, Ben and Cleo"."""
     return " and ".join([", ".join(names[:-1]), names[-1]]) if len(names) > 1 else "".join(names)
-
-
-def set_marks(widget: widgets.DOMWidget, marks: Sequence[str], managed: Sequence[str]) -> None:
-    """Give ``widget`` exactly the classes of ``marks`` among those in ``managed``, in one message (or none)."""
-    kept = [mark for mark in widget._dom_classes if mark not in managed]
-    wanted = tuple(kept + [mark for mark in managed if mark in marks])
-    if wanted != tuple(widget._dom_classes):
-        widget._dom_classes = wanted
-
-
-def set_face(button: widgets.Button, text: str, tooltip: str, marks: Sequence[str], managed: Sequence[str]) -> None:
-    """Show ``text`` on a card or square ``button`` with its ``tooltip`` and ``marks``: one message to the page."""
-    with button.hold_sync():
-        button.description = text
-        button.tooltip = tooltip
-        set_marks(button, marks, managed)
-
-
-@cache
-def shared(kind: type[Part]) -> Part:
-    """The one default ``kind`` (a style or a layout) that the tables' buttons and lines all point to.
-
-    ipywidgets gives each widget a style and a layout widget of its own, so a
-    Sombrero table was 361 widgets for the page to load, over half of them
-    copies of the same defaults (issue 9). Only for what no widget changes on
-    its own: a widget that hides itself (``layout.display``) keeps its own layout.
-    """
-    return kind()
-
-
-def html_line(css_class: str, value: str = "") -> widgets.HTML:
-    """An HTML widget with one CSS class (none when ``css_class`` is empty); never hidden, so its layout is shared."""
-    line = widgets.HTML(value, style=shared(HTMLStyle), layout=shared(widgets.Layout))
-    if css_class:
-        line.add_class(css_class)
-    return line
-
-
-def named_button(
-    name: str,
-    tooltip: str,
-    action: Callable[[], None],
-    width: str | None = "auto",
-    hides: bool = True,
-    primary: bool = False,
-) -> widgets.Button:
-    """A button whose text ``name`` (and ``tooltip``) say what it does; a click runs ``action``.
-
-    A button that never ``hides`` and takes its width from the style sheet (a
-    board square) shares its layout with the others; a ``primary`` one stands out.
-    """
-    fixed = not hides and width is None
-    layout = shared(widgets.Layout) if fixed else widgets.Layout(width=width)
-    button = widgets.Button(description=name, tooltip=tooltip, layout=layout, style=shared(widgets.ButtonStyle))
-    button.button_style = "primary" if primary else ""
-    button.on_click(lambda _: action())
-    return button

@@ -26,7 +26,8 @@ import ipywidgets as widgets
 from hatskit.hats import HAND_SIZE, KIND_NAMES, KINDS, MAIN_ACTIONS, Back, BlackHat, Discard, Exchange, Swap, partner
 from hatskit.render.common import back_html, escape
 from hatskit.render.hats import hat_card_html
-from widgets.frame import TableFrame, html_line, named_button, set_face, set_marks
+from widgets.frame import TableFrame
+from widgets.parts import HIDDEN, column, html_line, named_button, row, set_face, set_marks, show
 
 MARKS = ("hk-legal", "hk-selected", "hk-hint", "hk-changed")
 CARD_CLASSES = ("hk-card", *(f"hk-k-{name}" for name in KIND_NAMES.values()), "hk-facedown", *MARKS)
@@ -56,11 +57,11 @@ class HatsTable(TableFrame):
         self.table_info = html_line("hk-info")
         self.hand_label = html_line("hk-label")
         return [
-            widgets.HBox([html_line("hk-label", "tea table"), html_line("", ENDMARK), *self._labelled_positions()]),
+            row([html_line("hk-label", "tea table"), html_line("", ENDMARK), *self._labelled_positions()]),
             *self.seat_rows,
             self.table_info,
-            widgets.HBox([self.hand_label, *self.hand_buttons]),
-            widgets.HBox([self.black_hat_button, self.optional_button, self.give_back_button]),
+            row([self.hand_label, *self.hand_buttons]),
+            row([self.black_hat_button, self.optional_button, self.give_back_button]),
         ]
 
     def _action_button(self, name: str, template: str) -> widgets.Button:
@@ -71,7 +72,7 @@ class HatsTable(TableFrame):
 
     def _labelled_positions(self) -> list[widgets.VBox]:
         return [
-            widgets.VBox([button, html_line("hk-poslabel", str(position))])
+            column([button, html_line("hk-poslabel", str(position))])
             for position, button in enumerate(self.position_buttons, start=1)
         ]
 
@@ -113,8 +114,8 @@ class HatsTable(TableFrame):
         self._show_tea_table(view, before["table"], hint)
         self._show_hand(view, hand, hint)
         self._show_actions(view, hint)
-        for seat, row in enumerate(self.seat_rows):
-            row.value = self._seat_html(view, seat, before["collections"][seat])
+        for seat, seat_row in enumerate(self.seat_rows):
+            seat_row.value = self._seat_html(view, seat, before["collections"][seat])
         self.table_info.value = _info_html(view)
         over = view["to_move"] is None
         for button in [*self.position_buttons, *self.hand_buttons, *self.action_buttons]:
@@ -151,8 +152,8 @@ class HatsTable(TableFrame):
     def _show_actions(self, view: dict[str, Any], hint: Any) -> None:
         answering = view["swap_waiting"] is not None and view["to_move"] == view["seat"]
         for button in (self.black_hat_button, self.optional_button):
-            button.layout.display = "none" if answering else None
-        self.give_back_button.layout.display = None if answering else "none"
+            show(button, not answering)
+        show(self.give_back_button, answering)
         acting = {BlackHat: self.black_hat_button, Discard: self.optional_button, Swap: self.optional_button}
         hinted = acting.get(type(hint)) or (self.give_back_button if isinstance(hint, Back) else None)
         for button in (self.black_hat_button, self.optional_button, self.give_back_button):
@@ -241,10 +242,9 @@ def _card_order(card: str) -> tuple[int, int]:
 
 
 def _show_card(button: widgets.Button, card: str | None, tooltip: str, marks: list[str]) -> None:
-    """Show ``card`` (symbol and value, coloured by type) on ``button``, or hide an empty slot."""
-    button.layout.display = None if card else "none"
-    kind_class = [f"hk-k-{KIND_NAMES[card[0]]}", "hk-card"] if card else []
-    set_face(button, card or "", tooltip if card else "", kind_class + marks, CARD_CLASSES)
+    """Show ``card`` (symbol and value, coloured by type) on ``button``, or hide an empty slot: one message."""
+    kind_class = [f"hk-k-{KIND_NAMES[card[0]]}", "hk-card"] if card else [HIDDEN]
+    set_face(button, card or "", tooltip if card else "", kind_class + marks, [*CARD_CLASSES, HIDDEN])
 
 
 def _card_button(action: Callable[[], None]) -> widgets.Button:

@@ -39,7 +39,8 @@ from hatskit.core import Game
 from hatskit.hats_off import KIND_NAMES, Call, Flip, HatsOffMove, HatsOffView, Pass, Play, Wear
 from hatskit.render.common import back_html, escape
 from hatskit.render.hats_off import view_html
-from widgets.frame import BOT, READER, TableFrame, html_line, named_button
+from widgets.frame import BOT, READER, TableFrame
+from widgets.parts import html_line, named_button, row, show
 from widgets.race import WEAR, Answer, RacePad, loose_cards
 from widgets.scheduler import ManualClock, Timer
 
@@ -182,8 +183,8 @@ class HatsOffTable(TableFrame):
         self.move_box.observe(lambda _: self._show_time_box(), names="value")
         for box in (self.seat_box, self.move_box, self.time_box):
             box.style = {"description_width": "initial"}
-        row = [self.seat_box, self.move_box, self.time_box, self.play_button]
-        return [self.picture, widgets.HBox(row, layout=widgets.Layout(flex_flow="row wrap"))]
+        controls = [self.seat_box, self.move_box, self.time_box, self.play_button]
+        return [self.picture, row(controls, flex_flow="row wrap")]
 
     # -- the reader acts -----------------------------------------------------------------
 
@@ -289,7 +290,7 @@ class HatsOffTable(TableFrame):
         """The seconds box only for a play or a call: the moves a race settles by time."""
         chosen = self.move_box.value
         timed = chosen is not None and isinstance(self.game.parse(chosen), Play | Call)
-        self.time_box.layout.display = None if timed else "none"
+        show(self.time_box, timed)
 
 
 TIME_TIP = "how many seconds after the card was shown the play or call is made (the earliest wins, O3)"

@@ -15,12 +15,12 @@ from collections.abc import Callable
 
 import ipywidgets as widgets
 
-from widgets.frame import named_button
+from widgets.parts import column, named_button
 
 
 def on_request(label: str, build: Callable[[], widgets.Widget]) -> widgets.VBox:
     """A button named ``label`` that, pressed, is replaced by what ``build`` returns."""
-    place = widgets.VBox()
+    place = column([])
 
     def open_it() -> None:
         place.children = (build(),)

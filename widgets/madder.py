@@ -30,7 +30,8 @@ from hatskit.madder.moves import LINE, SEAT_NAMES, Choice, Place
 from hatskit.madder.state import ABILITY, END, HABERDASHERS, MadderView
 from hatskit.render.common import back_html, escape
 from hatskit.render.madder import PHASE_WORDS, STYLE, inventory_html, line_html
-from widgets.frame import TableFrame, html_line, named_button, set_face, set_marks
+from widgets.frame import TableFrame
+from widgets.parts import column, html_line, named_button, row, set_face, set_marks, show
 
 MARKS = ("hk-legal", "hk-selected", "hk-hint")
 HAND_SLOTS = 8  # more than a hand ever holds: 3 dealt, at most one more from an ability
@@ -66,21 +67,21 @@ class MadderTable(TableFrame):
         self.hand_buttons = [self._hand_button(index) for index in range(HAND_SLOTS)]
         self.haberdasher_line = html_line("hk-haberdasher")
         self.ability_prompt = html_line("hk-ability")
-        self.choice_box = widgets.VBox([])
+        self.choice_box = column([])
         self.decline_button = named_button("decline", DECLINE_TIP, lambda: self.try_move(str(DECLINE)))
         self.done_button = named_button("done", DONE_TIP, lambda: self.try_move(str(DONE)))
         self.round_table = html_line("hk-rounds")
-        seats = [_seat_box(button, row) for button, row in zip(self.target_buttons, self.seat_rows, strict=True)]
+        seats = [_seat_box(button, cards) for button, cards in zip(self.target_buttons, self.seat_rows, strict=True)]
         return [
             widgets.HTML(f"<style>{STYLE}{WIDGET_CSS}</style>"),
             self.round_info,
             self.line_row,
             *seats,
-            widgets.HBox([self.hand_label, *self.hand_buttons]),
+            row([self.hand_label, *self.hand_buttons]),
             self.haberdasher_line,
             self.ability_prompt,
             self.choice_box,
-            widgets.HBox([self.decline_button, self.done_button]),
+            row([self.decline_button, self.done_button]),
             self.round_table,
         ]
 
@@ -150,8 +151,8 @@ class MadderTable(TableFrame):
 
     def _show_seats(self, view: MadderView, cards: CardSet, moves: list[Any], hint: Any) -> None:
         targets = {move.seat for move in moves if isinstance(move, Play) and move.hat == self.selected}
-        for seat, (button, row) in enumerate(zip(self.target_buttons, self.seat_rows, strict=True)):
-            row.value = self._seat_html(view, cards, seat)
+        for seat, (button, seat_row) in enumerate(zip(self.target_buttons, self.seat_rows, strict=True)):
+            seat_row.value = self._seat_html(view, cards, seat)
             marks = ["hk-legal"] if seat in targets else []
             marks += ["hk-hint"] if isinstance(hint, Play) and hint.seat == seat else []
             set_marks(button, marks, MARKS)
@@ -164,7 +165,7 @@ class MadderTable(TableFrame):
         hinted = hint.hat if isinstance(hint, Play) else None
         for index, button in enumerate(self.hand_buttons):
             hat = hand[index] if index < len(hand) else None
-            button.layout.display = None if hat else "none"
+            show(button, bool(hat))
             marks = ["hk-selected"] if hat is not None and hat == self.selected else []
             marks += ["hk-hint"] if hat is not None and hat == hinted else []
             set_face(button, hat or "", _hand_tip(hat, moves) if hat else "", marks, MARKS)
@@ -178,12 +179,12 @@ class MadderTable(TableFrame):
         buttons = self._choice_buttons(len(picks))
         for index, button in enumerate(buttons):
             move = picks[index] if index < len(picks) else None
-            button.layout.display = None if move is not None else "none"
+            show(button, move is not None)
             button.description = describe(move, view["seat"] or 0) if move is not None else ""
             button.tooltip = f"{move} · {card.text if card else ''}" if move is not None else ""
             set_marks(button, ["hk-hint"] if move is not None and move == hint else [], MARKS)
-        self.decline_button.layout.display = None if DECLINE in moves else "none"
-        self.done_button.layout.display = None if DONE in moves else "none"
+        show(self.decline_button, DECLINE in moves)
+        show(self.done_button, DONE in moves)
         set_marks(self.decline_button, ["hk-hint"] if hint == DECLINE else [], MARKS)
         set_marks(self.done_button, ["hk-hint"] if hint == DONE else [], MARKS)
 
@@ -206,9 +207,9 @@ class MadderTable(TableFrame):
         )
 
 
-def _seat_box(button: widgets.Button, row: widgets.HTML) -> widgets.HBox:
+def _seat_box(button: widgets.Button, cards: widgets.HTML) -> widgets.HBox:
     """A seat's button (play the selected hat there) beside its row; on a narrow screen the row wraps below."""
-    box = widgets.HBox([button, row])
+    box = row([button, cards])
     box.add_class("hk-seatrow")
     return box
 

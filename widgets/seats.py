@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any
 import ipywidgets as widgets
 
 from hatskit import Game
+from widgets.parts import column, show
 
 if TYPE_CHECKING:
     from widgets.frame import TableFrame
@@ -40,11 +41,12 @@ class SeatGuard(widgets.VBox):
         self.screen_text = widgets.HTML("")
         self.show_button = widgets.Button(description="Show my hand", button_style="primary")
         self.show_button.on_click(lambda _: self.clear())
-        self.screen = widgets.VBox([self.screen_text, self.show_button], layout=widgets.Layout(display="none"))
+        self.screen = column([self.screen_text, self.show_button])
+        show(self.screen, False)
         self.screen.add_class("hk-pass-screen")
         self.reveal_box = widgets.ToggleButton(description="teacher's view", tooltip=REVEAL_TIP, value=False)
         self.reveal_box.observe(lambda _: frame.refresh(), names="value")
-        self.reveal_box.layout.display = None if hides_anything(frame.game) else "none"  # Sombrero: no toggle
+        show(self.reveal_box, hides_anything(frame.game))  # Sombrero: no toggle
         self.revealed = widgets.HTML("")
         super().__init__([self.screen, self.revealed])
 
@@ -60,8 +62,8 @@ class SeatGuard(widgets.VBox):
         if self.cleared_game is not self.frame.game:
             self.cleared, self.cleared_game = None, self.frame.game
         up = self.passing and seat != self.cleared and not self.reveal_box.value
-        self.screen.layout.display = None if up else "none"
-        self.frame.table_area.layout.display = "none" if up else None
+        show(self.screen, up)
+        show(self.frame.table_area, not up)
         if not up:
             return shown.view(seat)
         self.frame.hint_button.disabled = True  # a hint would name a card of the hidden hand

@@ -29,6 +29,7 @@ import hatskit
 from hatskit import Game, HatskitError
 from hatskit.bots import BOT_KINDS
 from hatskit.core import new_seed
+from widgets.parts import shared, show, style_of
 
 READER = "reader"
 SEAT_KINDS = (READER, *BOT_KINDS)
@@ -55,12 +56,21 @@ class SetupRow(widgets.HBox):
         self._showing = False  # values being set from the game, not by the reader
         self.new_game_button = widgets.Button(description="new game", tooltip=NEW_GAME_TIP)
         self.new_game_button.on_click(lambda _: self.new_game())
-        self.seed_box = widgets.Text(description="deal number", tooltip=SEED_TIP, style=WIDE)
-        self.seed_box.layout = widgets.Layout(width="13em", display=None if shuffled else "none")
-        self.players_box = widgets.Dropdown(
-            options=list(player_counts), description="players", tooltip=PLAYERS_TIP, style=WIDE
+        self.seed_box = widgets.Text(
+            description="deal number",
+            tooltip=SEED_TIP,
+            style=style_of(widgets.Text, **WIDE),
+            layout=shared(widgets.Layout, width="13em"),
         )
-        self.players_box.layout = widgets.Layout(width="8.5em", display=None if len(player_counts) > 1 else "none")
+        show(self.seed_box, shuffled)
+        self.players_box = widgets.Dropdown(
+            options=list(player_counts),
+            description="players",
+            tooltip=PLAYERS_TIP,
+            style=style_of(widgets.Dropdown, **WIDE),
+            layout=shared(widgets.Layout, width="8.5em"),
+        )
+        show(self.players_box, len(player_counts) > 1)
         self.seat_boxes = [self._seat_box() for _ in range(max(player_counts))]
         self.option_defaults = hatskit.GAMES[game_id].options_type()
         self.option_boxes = option_controls(type(self.option_defaults))
@@ -68,7 +78,7 @@ class SetupRow(widgets.HBox):
         self.seed_box.observe(self._seed_typed, names="value")
         self.players_box.observe(self._players_changed, names="value")
         boxes = [self.new_game_button, self.seed_box, self.players_box, *self.seat_boxes, *self.option_boxes.values()]
-        super().__init__(boxes, layout=widgets.Layout(flex_flow="row wrap", align_items="center"))
+        super().__init__(boxes, layout=shared(widgets.Layout, flex_flow="row wrap", align_items="center"))
         self.add_class("hk-setup")
 
     def show(self, game: Game, seats: Sequence[str]) -> None:
@@ -122,15 +132,15 @@ class SetupRow(widgets.HBox):
             options=SEAT_CHOICES,
             value=NEW_SEAT,
             tooltip="who sits in this seat: a reader or a bot",
-            style=WIDE,
-            layout=widgets.Layout(width="14em"),
+            style=style_of(widgets.Dropdown, **WIDE),
+            layout=shared(widgets.Layout, width="14em"),
         )
 
     def _show_seats(self, names: Sequence[str], kinds: Sequence[str]) -> None:
         """Name the first ``len(names)`` seat boxes and hide the rest."""
         for index, box in enumerate(self.seat_boxes):
             seated = index < len(names)
-            box.layout.display = None if seated else "none"
+            show(box, seated)
             if seated:
                 box.description = names[index]
                 box.tooltip = f"who sits in {names[index]}'s seat: a reader at this screen or a bot"
@@ -149,7 +159,7 @@ class SetupRow(widgets.HBox):
         """Show only the options that apply to ``players`` (Hats' ``removed`` is for two players, H1)."""
         for name, box in self.option_boxes.items():
             counts = self.option_players.get(name)
-            box.layout.display = None if counts is None or players in counts else "none"
+            show(box, counts is None or players in counts)
 
     def _seed_typed(self, change: dict[str, Any]) -> None:
         if not self._showing:
@@ -203,14 +213,15 @@ def option_player_counts(options_type: type) -> dict[str, tuple[int, ...]]:
 def _control(name: str, default: Any, tip: str) -> widgets.ValueWidget:
     label = name.replace("_", " ")
     if isinstance(default, bool):
-        return widgets.Checkbox(value=default, description=label, tooltip=tip, indent=False, style=WIDE)
+        return widgets.Checkbox(
+            value=default, description=label, tooltip=tip, indent=False, style=style_of(widgets.Checkbox, **WIDE)
+        )
     if isinstance(default, int):
-        return widgets.IntText(value=default, description=label, tooltip=tip, style=WIDE)
+        return widgets.IntText(value=default, description=label, tooltip=tip, style=style_of(widgets.IntText, **WIDE))
     if isinstance(default, tuple | list):
         tip = f"{tip} (names separated by spaces)"
-    box = widgets.Text(value=control_value(default), description=label, tooltip=tip, style=WIDE)
-    box.layout.width = "12em"
-    return box
+    look = {"style": style_of(widgets.Text, **WIDE), "layout": shared(widgets.Layout, width="12em")}
+    return widgets.Text(value=control_value(default), description=label, tooltip=tip, **look)
 
 
 def control_value(value: Any) -> Any:

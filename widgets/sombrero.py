@@ -33,7 +33,8 @@ import ipywidgets as widgets
 from hatskit.render.common import escape
 from hatskit.render.sombrero import draw_counts, piece_svg
 from hatskit.sombrero import BLACK, FILES, SIDES, WHITE, Jump, Step, parse_square, square_name
-from widgets.frame import TableFrame, html_line, named_button, set_face
+from widgets.frame import TableFrame
+from widgets.parts import html_line, named_button, set_face, shared
 
 SEATS = (WHITE, BLACK)
 GLYPHS = {(WHITE, True): "△", (WHITE, False): "○", (BLACK, True): "▲", (BLACK, False): "●"}
@@ -113,14 +114,16 @@ class SombreroTable(TableFrame):
     def build_table(self) -> list[widgets.Widget]:
         self.squares = {square_name(square): self._square_button(square) for square in range(64)}
         self.turn_line = html_line("hk-sb-turn")
-        grid = widgets.GridBox(self._grid_cells(), layout=widgets.Layout(grid_template_columns="1.6em repeat(8, auto)"))
+        grid = widgets.GridBox(
+            self._grid_cells(), layout=shared(widgets.Layout, grid_template_columns="1.6em repeat(8, auto)")
+        )
         grid.add_class("hk-sb-grid")
         return [widgets.HTML(board_style()), self.turn_line, grid, html_line("hk-sb-legend", escape(LEGEND))]
 
     def _square_button(self, square: int) -> widgets.Button:
         """A square: it knows its name and colour; show_table gives it its piece, tooltip and marks."""
         name = square_name(square)
-        button = named_button("", name, lambda: self.press(name), width=None, hides=False)
+        button = named_button("", name, lambda: self.press(name), width=None)
         button.add_class("hk-sq")
         button.add_class("hk-sb-light" if is_light(square) else "hk-sb-dark")
         return button

@@ -8,6 +8,7 @@ below turn such a button into a card (``hk-card`` and a type class such as
 piece, ``hk-hint`` the strong bot's suggestion, ``hk-changed`` a card the last
 moves changed (a corner star). Every mark changes the border *shape* or adds a
 sign as well as a colour, so none is told by colour alone.
+``hk-hidden`` hides a widget (:func:`widgets.parts.show`): its layout may be shared.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from hatskit.render.common import style_tag
 
 WIDGET_CSS = """
 .hk-table { font-family: system-ui, sans-serif; gap: 4px; }
+.hk-hidden { display: none !important; }
 .hk-table .jupyter-button.hk-card { width: 2.8em; height: 3.8em; padding: 0; margin: 2px;
   border: 2px solid #444; border-radius: 6px; background: #fffdf6; font-size: 1.3em; font-weight: 700;
   white-space: pre-line; line-height: 1.15; box-shadow: none; }
