@@ -12,20 +12,23 @@
 
 const PRESSABLE = ".hk-card, .hk-sq, .hk-hatbtn";
 
+// Each attribute is written only when it differs: a write queues a mutation (and a style check) even when
+// the value stays the same, and this runs after every change the kernel makes.
+function setAttribute(element, name, value) {
+  if (element.getAttribute(name) !== value) element.setAttribute(name, value);
+}
+
 function label(table) {
   for (const b of table.querySelectorAll(`button:is(${PRESSABLE})`)) {
-    if (b.title && b.getAttribute("aria-label") !== b.title) b.setAttribute("aria-label", b.title);
-    if (!b.title && !b.textContent.trim()) b.setAttribute("aria-label", "empty");
+    if (b.title) setAttribute(b, "aria-label", b.title);
+    else if (!b.textContent.trim()) setAttribute(b, "aria-label", "empty");
+    setAttribute(b, "aria-pressed", b.classList.contains("hk-selected") ? "true" : "false");
   }
   for (const panel of table.querySelectorAll(".hk-movepanel:not([role])")) {
     // It scrolls, so a keyboard must be able to reach it (axe: scrollable-region-focusable).
     Object.assign(panel, { tabIndex: 0 });
     panel.setAttribute("role", "region");
     panel.setAttribute("aria-label", "moves so far");
-  }
-  for (const b of table.querySelectorAll(`button:is(${PRESSABLE})`)) {
-    const pressed = b.classList.contains("hk-selected") ? "true" : "false";
-    if (b.getAttribute("aria-pressed") !== pressed) b.setAttribute("aria-pressed", pressed);
   }
   for (const line of table.querySelectorAll(".hk-message, .hk-status")) {
     if (!line.getAttribute("role")) {
@@ -37,6 +40,11 @@ function label(table) {
     if (!handle.getAttribute("aria-label")) handle.setAttribute("aria-label", "move number in the game's history");
   }
   rove(table);
+}
+
+// The move list scrolls to the current move. It reads the layout, so it waits for the next frame, when the
+// browser lays the page out anyway, instead of forcing a layout of the whole page after every change.
+function scrollToCurrentMove(table) {
   const now = table.querySelector(".hk-movelist [aria-current]");
   const list = now && now.closest(".hk-movepanel");
   if (list) list.scrollTop = Math.max(0, now.offsetTop - list.offsetTop - list.clientHeight / 2);
@@ -50,12 +58,12 @@ function rove(table) {
   for (const grid of table.querySelectorAll(".hk-sb-grid")) {
     const all = squares(grid);
     if (!all.length) continue;
-    grid.setAttribute("role", "group");
-    grid.setAttribute("aria-label", "the board: arrow keys move between squares, Enter or Space presses one");
+    setAttribute(grid, "role", "group");
+    setAttribute(grid, "aria-label", "the board: arrow keys move between squares, Enter or Space presses one");
     const current = all.find((b) => b.tabIndex === 0 && b.dataset.hkRove) || all[all.length - 8] || all[0];
     for (const b of all) {
-      b.dataset.hkRove = "1";
-      b.tabIndex = b === current ? 0 : -1;
+      if (!b.dataset.hkRove) b.dataset.hkRove = "1";
+      setAttribute(b, "tabindex", b === current ? "0" : "-1");
     }
   }
 }
@@ -107,9 +115,19 @@ function render({ el }) {
   const start = () => {
     const table = el.closest(".hk-table");
     if (!table) return requestAnimationFrame(start);
-    label(table);
+    let scrollPending = false;
+    const update = () => {
+      label(table);
+      if (scrollPending) return;
+      scrollPending = true;
+      requestAnimationFrame(() => {
+        scrollPending = false;
+        scrollToCurrentMove(table);
+      });
+    };
+    update();
     table.addEventListener("keydown", onKey);
-    const watch = new MutationObserver(() => label(table));
+    const watch = new MutationObserver(update);
     watch.observe(table, { subtree: true, childList: true, attributes: true, attributeFilter: ["title", "class"] });
     skipLink();
     return () => watch.disconnect();

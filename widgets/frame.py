@@ -481,7 +481,17 @@ class TableFrame(widgets.VBox):
         self.undo_button = named_button("undo", "take back to your previous decision", self.undo)
         self.hint_button = named_button("hint", "ask the strong bot for a move", self.ask_hint)
         self.line_button = named_button("back to the original game", LINE_TIP, self.switch_line)
-        self.slider = widgets.IntSlider(0, min=0, max=0, description="move", tooltip="moves played so far")
+        # The move number is in the description, set with the rest of the table: the slider's own readout
+        # makes the page lay itself out again after each move, to check that the number fits.
+        self.slider = widgets.IntSlider(
+            0,
+            min=0,
+            max=0,
+            description="move 0",
+            tooltip="moves played so far",
+            readout=False,
+            style=style_of(widgets.IntSlider, description_width="5.5em"),
+        )
         self.slider.observe(self._slider_moved, names="value")
         steps = [self.first_button, self.back_button, self.forward_button, self.last_button, self.slider]
         switched = [*((step, self.can_step) for step in steps), (self.undo_button, self.can_undo)]
@@ -524,6 +534,7 @@ class TableFrame(widgets.VBox):
                 self.slider.max, self.slider.value = self.game.ply, self.shown_ply
             else:
                 self.slider.value, self.slider.max = self.shown_ply, self.game.ply
+            self.slider.description = f"move {self.shown_ply}"
         finally:
             self._syncing_controls = False
         at_start, at_end = self.shown_ply == 0, self.live

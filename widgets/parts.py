@@ -22,18 +22,28 @@ HIDDEN = "hk-hidden"  # the class of a hidden widget (style.py): see show()
 
 def set_marks(widget: widgets.DOMWidget, marks: Sequence[str], managed: Sequence[str]) -> None:
     """Give ``widget`` exactly the classes of ``marks`` among those in ``managed``, in one message (or none)."""
-    kept = [mark for mark in widget._dom_classes if mark not in managed]
-    wanted = tuple(kept + [mark for mark in managed if mark in marks])
+    wanted = _classes(widget, marks, managed)
     if wanted != tuple(widget._dom_classes):
         widget._dom_classes = wanted
 
 
+def _classes(widget: widgets.DOMWidget, marks: Sequence[str], managed: Sequence[str]) -> tuple[str, ...]:
+    kept = [mark for mark in widget._dom_classes if mark not in managed]
+    return tuple(kept + [mark for mark in managed if mark in marks])
+
+
 def set_face(button: widgets.Button, text: str, tooltip: str, marks: Sequence[str], managed: Sequence[str]) -> None:
-    """Show ``text`` on a card or square ``button`` with its ``tooltip`` and ``marks``: one message to the page."""
+    """Show ``text`` on a card or square ``button`` with its ``tooltip`` and ``marks``: one message, or none.
+
+    A table shows every card or square again after each move (a Sombrero board is 64), most of them unchanged.
+    """
+    classes = _classes(button, marks, managed)
+    if (button.description, button.tooltip, tuple(button._dom_classes)) == (text, tooltip, classes):
+        return
     with button.hold_sync():
         button.description = text
         button.tooltip = tooltip
-        set_marks(button, marks, managed)
+        button._dom_classes = classes
 
 
 class _Sealed:

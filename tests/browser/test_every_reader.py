@@ -142,12 +142,12 @@ def test_the_slider_is_named_and_its_end_key_goes_to_the_last_move(page: Page, v
     handle = table.locator(".widget-slider [role=slider]")
     expect(handle).to_have_attribute("aria-label", re.compile("move"))
     last = str(int(float(handle.get_attribute("aria-valuemax") or "0")))
-    readout = table.locator(".widget-slider .widget-readout")  # the kernel's value
+    number = table.locator(".widget-slider .widget-label")  # "move N": the kernel sets it for the shown move
     handle.focus()
     page.keyboard.press("Home")
-    expect(readout).to_have_text("0")
+    expect(number).to_have_text("move 0")
     page.keyboard.press("End")
-    expect(readout).to_have_text(last)
+    expect(number).to_have_text(f"move {last}")
 
 
 def test_hats_controls_are_named_and_the_focus_ring_shows_on_every_card(page: Page, voila: str) -> None:
