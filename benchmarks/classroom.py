@@ -7,16 +7,18 @@ generated one-button notebook the same way. N browser contexts of one Chromium
 open the trivial page at once, then N open the game page at once; each waits
 until its page is interactive (app.py's definition) and then makes a move by
 clicks. Prints how many rendered and played, the slowest open against the
-slowest trivial open (target 1.5x), the server's total memory (server and
-kernels) with every page open, and the number of kernels until they go back
-down after the contexts close. Every wait is bounded (--timeout); the script
-stops by itself.
+slowest trivial open (target 1.5x), the medians of when the server's answer
+ended (the notebook had run), when the page had loaded and when it was
+interactive, the server's total memory (server and kernels) with every page
+open, and the number of kernels until they go back down after the contexts
+close. Every wait is bounded (--timeout); the script stops by itself.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import statistics
 import sys
 import tempfile
 import time
@@ -34,6 +36,8 @@ class Session:
 
     opened: float | None = None
     played: bool = False
+    response_end: float | None = None  # when the server's answer ended: the notebook has run
+    loaded: float | None = None  # when the page's scripts and styles had loaded
 
 
 async def open_and_play(browser, url: str, name: str, timeout_ms: int) -> tuple[Session, object]:
@@ -58,10 +62,18 @@ async def open_and_play(browser, url: str, name: str, timeout_ms: int) -> tuple[
             await table.locator("button.hk-selected").first.wait_for(state="visible")
             session.opened = time.perf_counter() - start
             session.played = await play(page, table, name)
+        session.response_end, session.loaded = await page.evaluate(NAVIGATION)
     except Exception as error:
         lines = str(error).splitlines()
         print(f"  a {name} tab failed: {lines[0]} (last: {lines[-1].strip() if len(lines) > 1 else 'no call log'})")
     return session, context
+
+
+# Seconds from the request until the response ended and until the page's load event (Navigation Timing).
+NAVIGATION = """() => {
+  const timing = performance.getEntriesByType("navigation")[0];
+  return [timing.responseEnd / 1000, timing.loadEventEnd / 1000];
+}"""
 
 
 async def play(page, table, name: str) -> bool:
@@ -107,6 +119,10 @@ def summary(name: str, tabs: list[Session]) -> float:
     print(f"{name}: {len(opened)} of {len(tabs)} rendered, {played} played, slowest open {slowest:.1f} s", end="")
     spread = f" (of those that opened: median {opened[len(opened) // 2]:.1f} s, slowest {opened[-1]:.1f} s)"
     print(spread if opened else "")
+    phases = [(tab.response_end, tab.loaded, tab.opened) for tab in tabs if tab.opened is not None and tab.loaded]
+    if phases:
+        medians = [statistics.median(phase) for phase in zip(*phases, strict=True)]
+        print("  medians: response ended {:.1f} s, page loaded {:.1f} s, interactive {:.1f} s".format(*medians))
     return slowest
 
 
