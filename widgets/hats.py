@@ -27,7 +27,7 @@ from hatskit.hats import HAND_SIZE, KIND_NAMES, KINDS, MAIN_ACTIONS, Back, Black
 from hatskit.render.common import back_html, escape
 from hatskit.render.hats import hat_card_html
 from widgets.frame import TableFrame
-from widgets.parts import HIDDEN, column, html_line, named_button, row, set_face, set_marks, show
+from widgets.parts import column, html_line, named_button, row, set_face, set_marks, show
 
 MARKS = ("hk-legal", "hk-selected", "hk-hint", "hk-changed")
 CARD_CLASSES = ("hk-card", *(f"hk-k-{name}" for name in KIND_NAMES.values()), "hk-facedown", *MARKS)
@@ -243,8 +243,8 @@ def _card_order(card: str) -> tuple[int, int]:
 
 def _show_card(button: widgets.Button, card: str | None, tooltip: str, marks: list[str]) -> None:
     """Show ``card`` (symbol and value, coloured by type) on ``button``, or hide an empty slot: one message."""
-    kind_class = [f"hk-k-{KIND_NAMES[card[0]]}", "hk-card"] if card else [HIDDEN]
-    set_face(button, card or "", tooltip if card else "", kind_class + marks, [*CARD_CLASSES, HIDDEN])
+    kind_class = [f"hk-k-{KIND_NAMES[card[0]]}", "hk-card"] if card else []
+    set_face(button, card or "", tooltip if card else "", kind_class + marks, CARD_CLASSES, visible=bool(card))
 
 
 def _card_button(action: Callable[[], None]) -> widgets.Button:

@@ -40,9 +40,10 @@ from hatskit.hats_off import KIND_NAMES, Call, Flip, HatsOffMove, HatsOffView, P
 from hatskit.render.common import back_html, escape
 from hatskit.render.hats_off import view_html
 from widgets.frame import BOT, READER, TableFrame
-from widgets.parts import html_line, named_button, row, show
+from widgets.parts import html_line, named_button, row, show, style_of
 from widgets.race import WEAR, Answer, RacePad, loose_cards
 from widgets.scheduler import ManualClock, Timer
+from widgets.setup import WIDE
 
 MODES = ("race", "step")
 HEAD = "head"  # the scheduler's tag for hiding the head card after its moment
@@ -167,22 +168,31 @@ class HatsOffTable(TableFrame):
         if self.mode == "race":
             self.pad = RacePad(self.answered, timeout=self.answer_seconds)
             levels = [("as each seat says", None), *((f"{name} ({level.who})", name) for name, level in LEVELS.items())]
-            self.level_box = widgets.Dropdown(options=levels, value=self.level, description="bots react like")
+            self.level_box = widgets.Dropdown(
+                options=levels,
+                value=self.level,
+                description="bots react like",
+                style=style_of(widgets.Dropdown, **WIDE),
+            )
             self.level_box.tooltip = "how fast every bot reacts, from a young child to a practised adult"
-            self.level_box.style = {"description_width": "initial"}
             self.level_box.observe(lambda change: self.set_level(change["new"]), names="value")
             return [self.pad, self.seat_rows, self.level_box]
         self.picture = html_line("hk-ho-picture")
-        self.seat_box = widgets.Dropdown(description="who", tooltip="the player who acts now")
-        self.move_box = widgets.Dropdown(description="does", tooltip="what that player does")
+        wide = style_of(widgets.Dropdown, **WIDE)
+        self.seat_box = widgets.Dropdown(description="who", tooltip="the player who acts now", style=wide)
+        self.move_box = widgets.Dropdown(description="does", tooltip="what that player does", style=wide)
         self.time_box = widgets.BoundedFloatText(
-            value=0.5, min=0, max=999.999, step=0.05, description="after (s)", tooltip=TIME_TIP
+            value=0.5,
+            min=0,
+            max=999.999,
+            step=0.05,
+            description="after (s)",
+            tooltip=TIME_TIP,
+            style=style_of(widgets.BoundedFloatText, **WIDE),
         )
         self.play_button = named_button("play", "play the chosen move", self.play_chosen)
         self.seat_box.observe(lambda _: self._show_moves(), names="value")
         self.move_box.observe(lambda _: self._show_time_box(), names="value")
-        for box in (self.seat_box, self.move_box, self.time_box):
-            box.style = {"description_width": "initial"}
         controls = [self.seat_box, self.move_box, self.time_box, self.play_button]
         return [self.picture, row(controls, flex_flow="row wrap")]
 

@@ -165,10 +165,9 @@ class MadderTable(TableFrame):
         hinted = hint.hat if isinstance(hint, Play) else None
         for index, button in enumerate(self.hand_buttons):
             hat = hand[index] if index < len(hand) else None
-            show(button, bool(hat))
             marks = ["hk-selected"] if hat is not None and hat == self.selected else []
             marks += ["hk-hint"] if hat is not None and hat == hinted else []
-            set_face(button, hat or "", _hand_tip(hat, moves) if hat else "", marks, MARKS)
+            set_face(button, hat or "", _hand_tip(hat, moves) if hat else "", marks, MARKS, visible=bool(hat))
             button.disabled = view["to_move"] is None
 
     def _show_choices(self, view: MadderView, cards: CardSet, moves: list[Any], hint: Any) -> None:

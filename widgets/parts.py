@@ -32,12 +32,20 @@ def _classes(widget: widgets.DOMWidget, marks: Sequence[str], managed: Sequence[
     return tuple(kept + [mark for mark in managed if mark in marks])
 
 
-def set_face(button: widgets.Button, text: str, tooltip: str, marks: Sequence[str], managed: Sequence[str]) -> None:
-    """Show ``text`` on a card or square ``button`` with its ``tooltip`` and ``marks``: one message, or none.
+def set_face(
+    button: widgets.Button,
+    text: str,
+    tooltip: str,
+    marks: Sequence[str],
+    managed: Sequence[str],
+    visible: bool = True,
+) -> None:
+    """Show ``text`` on a card or square ``button`` with its ``tooltip`` and ``marks`` (or hide it): one message.
 
-    A table shows every card or square again after each move (a Sombrero board is 64), most of them unchanged.
+    None when nothing changes: a table shows every card or square again after each move (a Sombrero board is 64),
+    most of them unchanged.
     """
-    classes = _classes(button, marks, managed)
+    classes = _classes(button, [*marks, *([] if visible else [HIDDEN])], [*managed, HIDDEN])
     if (button.description, button.tooltip, tuple(button._dom_classes)) == (text, tooltip, classes):
         return
     with button.hold_sync():

@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any
 import ipywidgets as widgets
 
 from hatskit import Game
-from widgets.parts import column, show
+from widgets.parts import column, html_line, named_button, show
 
 if TYPE_CHECKING:
     from widgets.frame import TableFrame
@@ -38,16 +38,15 @@ class SeatGuard(widgets.VBox):
         self.frame = frame
         self.cleared: int | None = None  # the reader seat that pressed "Show my hand" last
         self.cleared_game = frame.game  # ... in this game: a new game raises the screen again
-        self.screen_text = widgets.HTML("")
-        self.show_button = widgets.Button(description="Show my hand", button_style="primary")
-        self.show_button.on_click(lambda _: self.clear())
+        self.screen_text = html_line("")
+        self.show_button = named_button("Show my hand", SHOW_TIP, self.clear, width=None, primary=True)
         self.screen = column([self.screen_text, self.show_button])
         show(self.screen, False)
         self.screen.add_class("hk-pass-screen")
         self.reveal_box = widgets.ToggleButton(description="teacher's view", tooltip=REVEAL_TIP, value=False)
         self.reveal_box.observe(lambda _: frame.refresh(), names="value")
         show(self.reveal_box, hides_anything(frame.game))  # Sombrero: no toggle
-        self.revealed = widgets.HTML("")
+        self.revealed = html_line("")
         super().__init__([self.screen, self.revealed])
 
     @property
@@ -114,4 +113,5 @@ def _text(value: Any) -> str:
     return str(value)
 
 
+SHOW_TIP = "the screen is passed on: show the hand of the reader whose turn it is"
 REVEAL_TIP = "for the teacher's screen: shows every hidden card of every seat"

@@ -29,7 +29,7 @@ import hatskit
 from hatskit import Game, HatskitError
 from hatskit.bots import BOT_KINDS
 from hatskit.core import new_seed
-from widgets.parts import shared, show, style_of
+from widgets.parts import named_button, shared, show, style_of
 
 READER = "reader"
 SEAT_KINDS = (READER, *BOT_KINDS)
@@ -54,8 +54,7 @@ class SetupRow(widgets.HBox):
         self.start, self.refuse = start, refuse
         self.seed_typed = False  # the reader typed a deal number since the game started
         self._showing = False  # values being set from the game, not by the reader
-        self.new_game_button = widgets.Button(description="new game", tooltip=NEW_GAME_TIP)
-        self.new_game_button.on_click(lambda _: self.new_game())
+        self.new_game_button = named_button("new game", NEW_GAME_TIP, self.new_game, width=None)
         self.seed_box = widgets.Text(
             description="deal number",
             tooltip=SEED_TIP,

@@ -43,6 +43,7 @@ HAND_SIZE = 3
 FALL_CHANCE = 1 / 20
 MAX_MS = 999_999
 SEAT_NAMES = PLAYER_NAMES
+_SEAT_NUMBERS = tuple(str(seat) for seat in range(len(SEAT_NAMES)))  # ASCII only: "²".isdigit() too
 PHASES = ("wear", "flip", "race", "over")
 _KIND_BY_NAME = (
     {kind: kind for kind in KINDS}
@@ -187,7 +188,7 @@ def _split_move(text: str) -> tuple[str, str, str | None]:
 
 
 def _parse_seat(seat_text: str, text: str) -> int:
-    if seat_text in [str(seat) for seat in range(len(SEAT_NAMES))]:  # ASCII digits only: "²".isdigit() too
+    if seat_text in _SEAT_NUMBERS:
         return int(seat_text)
     names = [name.lower() for name in SEAT_NAMES]
     if seat_text.lower() not in names:
