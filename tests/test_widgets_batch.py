@@ -56,6 +56,16 @@ def test_a_move_by_click_reaches_the_page_as_one_message_that_matches_the_kernel
     assert len(changed) == len(updates) > 5  # one entry per widget, however often it changed
 
 
+def test_a_widgets_state_asked_by_a_loading_page_is_answered_on_its_own_comm(sent: Sent) -> None:
+    """The page's widget loader waits for the answer on the widget's comm: a batch would send it elsewhere."""
+    table = reader_table(ManualClock())
+    sent.clear()
+    table.message._handle_msg({"content": {"data": {"method": "request_state"}}, "buffers": []})
+    assert not batches(sent)
+    assert [(widget, msg["method"]) for widget, msg in sent] == [(table.message, "update")]
+    assert sent[0][1]["state"] == table.message.get_state()
+
+
 def test_before_the_page_listens_every_update_goes_out_on_its_own(sent: Sent, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(batch.channel(), "listening", False)
     table = reader_table(ManualClock())

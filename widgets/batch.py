@@ -6,7 +6,7 @@ dozen messages, each carried by the server and handled by the browser in turn:
 the table's last change came 50-100 ms after the click, where a trivial
 button's echo takes 12 ms (``benchmarks/app.py``, issue 9).
 
-While the kernel answers a message from the page (a click, a key, a slider)
+While the kernel answers the reader's act on the page (a click, a key, a slider)
 or runs a table's timed action (a bot's move, a card shown for a moment),
 :func:`batched` holds those updates back; when the answer is complete they go
 to the page as one message of a small anywidget, :class:`UpdateChannel`, whose
@@ -40,6 +40,11 @@ import ipywidgets as widgets
 
 Message = dict[str, Any]
 Send = Callable[[widgets.Widget, Message, Any], None]
+
+# What the page sends when the reader acts: a click ("custom") or a changed value ("update"). Anything else,
+# above all a "request_state" from a page loading its widgets, is answered on the widget's own comm, where
+# the page's loader waits for the answer: inside a batch it would go to the channel instead.
+READER_ACTS = ("custom", "update")
 
 _held: dict[widgets.Widget, dict[str, Any]] | None = None  # the updates of the answer under way, per widget
 _channel: UpdateChannel | None = None
@@ -118,6 +123,9 @@ def _send(self: widgets.Widget, msg: Message, buffers: Any = None) -> None:
 
 
 def _handle_msg(self: widgets.Widget, msg: Message) -> None:
+    if msg.get("content", {}).get("data", {}).get("method") not in READER_ACTS:
+        _direct_handle(self, msg)
+        return
     with batched():
         _direct_handle(self, msg)
 
