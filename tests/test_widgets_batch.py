@@ -7,6 +7,7 @@ from typing import Any
 
 import ipywidgets as widgets
 import pytest
+from ipywidgets.widgets import widget as widget_module
 from ipywidgets.widgets.widget import _instances
 
 import hatskit
@@ -133,3 +134,65 @@ def test_the_channel_listens_only_when_the_page_says_so_plainly(content: Any, mo
     assert channel.listening is False
     channel._handle_custom_msg({"listening": True}, [])
     assert channel.listening is True
+
+
+@pytest.fixture
+def opened(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[tuple[str, dict[str, Any]]]]:
+    """Every comm a widget opens, as (comm id, the state it carries), in order."""
+    opens: list[tuple[str, dict[str, Any]]] = []
+    create = widget_module.comm.create_comm
+
+    def recorded(**args: Any) -> Any:
+        made = create(**args)
+        opens.append((made.comm_id, args["data"]["state"]))
+        return made
+
+    monkeypatch.setattr(widget_module.comm, "create_comm", recorded)
+    yield opens
+
+
+def test_a_table_reaches_the_page_whole_each_widget_once_and_no_update(
+    sent: Sent, opened: list[tuple[str, dict[str, Any]]]
+) -> None:
+    """Built and shown inside opened_whole, a Sombrero table was 190 comms and 259 updates; now no update."""
+    table = SombreroTable.from_link(hatskit.new_game("sombrero"), ("reader", "greedy"), query="")
+    assert not sent
+    by_id = {widget.model_id: widget for widget in _instances.values()}
+    assert len(opened) == len({model_id for model_id, _ in opened}) > 100
+    for model_id, state in opened:  # each opened with its state as built and shown
+        assert state == by_id[model_id].get_state(list(state))
+    order = [model_id for model_id, _ in opened]
+    assert order.index(table.squares["e1"].model_id) < order.index(table.model_id)
+    assert "hk-main" in dict(opened)[table.model_id]["_dom_classes"]
+
+
+def test_parts_open_before_the_widgets_that_name_them(opened: list[tuple[str, dict[str, Any]]]) -> None:
+    with batch.opened_whole():
+        box = widgets.VBox()
+        line = widgets.HTML("late")
+        box.children = (line,)
+        assert box.comm is None and line.comm is None
+    order = [model_id for model_id, _ in opened]
+    assert order.index(line.model_id) < order.index(box.model_id)
+    assert order.index(line.layout.model_id) < order.index(line.model_id)
+    assert dict(opened)[box.model_id]["children"] == [f"IPY_MODEL_{line.model_id}"]
+
+
+def test_a_widget_made_before_the_block_still_sends_its_updates(sent: Sent) -> None:
+    outside = widgets.HTML()
+    with batch.opened_whole():
+        outside.value = "changed"
+        widgets.HTML("inside")
+    assert [(widget, msg["state"]) for widget, msg in sent] == [(outside, {"value": "changed"})]
+
+
+def test_what_was_made_opens_even_when_the_block_fails_and_a_widget_closed_in_it_stays_closed() -> None:
+    with pytest.raises(RuntimeError), batch.opened_whole():
+        kept, closed = widgets.HTML("kept"), widgets.HTML("closed")
+        closed.close()
+        with batch.opened_whole():  # joins the outer block
+            inner = widgets.HTML("inner")
+        assert inner.comm is None
+        raise RuntimeError("the build failed")
+    assert kept.comm is not None and inner.comm is not None
+    assert closed.comm is None

@@ -20,6 +20,7 @@ from hatskit.bots import Hint
 from hatskit.hats import Back, BlackHat, Discard, Exchange, Swap
 from hatskit.render.common import score_panel_html
 from widgets import HatsTable
+from widgets.batch import state_leaves
 from widgets.parts import is_shown
 from widgets.scheduler import ManualClock
 
@@ -418,18 +419,7 @@ def walk(widget: widgets.Widget) -> Iterator[widgets.Widget]:
         seen.add(current.model_id)
         yield current
         for name in current.keys:
-            stack += [value for value in flatten(getattr(current, name)) if isinstance(value, widgets.Widget)]
-
-
-def flatten(value: Any) -> Iterator[Any]:
-    if isinstance(value, list | tuple):
-        for item in value:
-            yield from flatten(item)
-    elif isinstance(value, dict):
-        for item in value.values():
-            yield from flatten(item)
-    else:
-        yield value
+            stack += [value for value in state_leaves(getattr(current, name)) if isinstance(value, widgets.Widget)]
 
 
 def shown_strings(table: HatsTable) -> list[str]:
@@ -438,7 +428,7 @@ def shown_strings(table: HatsTable) -> list[str]:
         value
         for widget in walk(table)
         for name in widget.keys
-        for value in flatten(getattr(widget, name))
+        for value in state_leaves(getattr(widget, name))
         if isinstance(value, str)
     ]
 

@@ -9,6 +9,7 @@ from ipywidgets.widgets.widget_description import DescriptionStyle
 
 import hatskit
 from widgets import HatsTable, SombreroTable
+from widgets.batch import opened_whole
 from widgets.parts import HIDDEN, html_line, is_shown, named_button, shared, show, style_of
 from widgets.style import WIDGET_CSS
 
@@ -33,6 +34,15 @@ def test_a_shared_style_refuses_to_change() -> None:
     style = html_line("hk-status").style
     with pytest.raises(AttributeError, match="cannot change"):
         style.font_size = "40px"
+
+
+def test_a_shared_part_made_before_its_widgets_open_still_refuses_changes() -> None:
+    """Sealed before anything read its synced traits (widgets/batch.py's opened_whole), it once recursed forever."""
+    with opened_whole():
+        layout = shared(widgets.Layout, width="3.25em")
+        with pytest.raises(AttributeError, match="cannot change"):
+            layout.width = "1em"
+    assert layout.comm is not None and layout.width == "3.25em"
 
 
 def test_show_hides_by_class_and_leaves_the_shared_layout_alone() -> None:

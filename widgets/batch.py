@@ -22,15 +22,25 @@ JupyterLab reloaded onto a running kernel may lose a batch sent in the moment
 between loading the states and its channel listening again; the widgets it
 touched show their old values until they next change.)
 
-How it hooks in: :func:`install` wraps two methods of ``ipywidgets.Widget``,
-``_send`` (where every update leaves the kernel) and ``_handle_msg`` (where
-every message from the page arrives). ipywidgets has no setting for this; the
-wrappers change nothing outside a batch.
+A table is built whole the same way (:func:`opened_whole`): the widgets made
+inside the block open their comms when it ends, each with the state it has
+then, parts before the widgets that name them. Made one by one, they went out
+as soon as made and were changed at once by the table's first showing: a
+Sombrero page sent 259 updates after its 190 widgets, each a message for the
+kernel to send and Voila to read before it could send the page.
+
+How it hooks in: :func:`install` wraps five methods of ``ipywidgets.Widget``:
+``_send`` (where every update leaves the kernel), ``_handle_msg`` (where
+every message from the page arrives), and ``open``, ``send_state`` and
+``close`` (where a widget's comm opens, its state goes out and its comm
+closes). ipywidgets has no setting for this; the wrappers change nothing
+outside a batch or an ``opened_whole`` block.
 """
 
 from __future__ import annotations
 
 import pathlib
+import weakref
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -48,6 +58,7 @@ READER_ACTS = ("custom", "update")
 
 _held: dict[widgets.Widget, dict[str, Any]] | None = None  # the updates of the answer under way, per widget
 _channel: UpdateChannel | None = None
+_unopened: list[widgets.Widget] | None = None  # the widgets made inside opened_whole(), not yet sent
 
 
 class UpdateChannel(anywidget.AnyWidget):
@@ -100,6 +111,53 @@ def batched() -> Iterator[None]:
         _channel.deliver(updates)
 
 
+@contextmanager
+def opened_whole() -> Iterator[None]:
+    """Widgets made inside the block open their comms when it ends, each with the state it has then.
+
+    See the module docstring. A widget closed inside the block is never
+    opened; widgets made before it send their updates as usual. Nested blocks
+    join the outermost one.
+    """
+    global _unopened
+    if _unopened is not None:
+        yield
+        return
+    install()
+    _unopened = []
+    try:
+        yield
+    finally:
+        made, _unopened = _unopened, None
+        opening: set[int] = set()
+        for widget in made:
+            _open_with_parts(widget, opening)
+
+
+def _open_with_parts(widget: widgets.Widget, opening: set[int]) -> None:
+    """Open ``widget``'s comm after those of the widgets its state names (its children, style, layout)."""
+    if widget.comm is not None or id(widget) in opening or widget in _closed:
+        return
+    opening.add(id(widget))
+    for name in widget.keys:
+        for part in state_leaves(getattr(widget, name)):
+            if isinstance(part, widgets.Widget):
+                _open_with_parts(part, opening)
+    _direct_open(widget)
+
+
+def state_leaves(value: Any) -> Iterator[Any]:
+    """Every value a synced trait holds, through its lists, tuples and dicts: strings, numbers, widgets."""
+    if isinstance(value, list | tuple):
+        for item in value:
+            yield from state_leaves(item)
+    elif isinstance(value, dict):
+        for item in value.values():
+            yield from state_leaves(item)
+    else:
+        yield value
+
+
 def _hold(widget: widgets.Widget, msg: Message, buffers: Any) -> bool:
     """Keep an update for the batch under way; False when it must go out now (not an update, or binary)."""
     if _held is None or widget is _channel or msg.get("method") != "update" or widget.comm is None:
@@ -115,6 +173,28 @@ def _hold(widget: widgets.Widget, msg: Message, buffers: Any) -> bool:
 
 _direct_send: Send = widgets.Widget._send
 _direct_handle: Callable[[widgets.Widget, Message], None] = widgets.Widget._handle_msg
+_direct_open: Callable[[widgets.Widget], None] = widgets.Widget.open
+_direct_send_state: Callable[..., None] = widgets.Widget.send_state
+_direct_close: Callable[[widgets.Widget], None] = widgets.Widget.close
+_closed: weakref.WeakSet[widgets.Widget] = weakref.WeakSet()  # closed before they were opened
+
+
+def _open(self: widgets.Widget) -> None:
+    if _unopened is None or self.comm is not None:
+        _direct_open(self)
+    else:
+        _unopened.append(self)
+
+
+def _send_state(self: widgets.Widget, key: Any = None) -> None:
+    if self.comm is not None:  # an unopened widget sends its whole state when it opens
+        _direct_send_state(self, key)
+
+
+def _close(self: widgets.Widget) -> None:
+    if self.comm is None and _unopened is not None:
+        _closed.add(self)
+    _direct_close(self)
 
 
 def _send(self: widgets.Widget, msg: Message, buffers: Any = None) -> None:
@@ -134,3 +214,6 @@ def install() -> None:
     """Route every widget's updates and every message from the page through the batches (once)."""
     widgets.Widget._send = _send
     widgets.Widget._handle_msg = _handle_msg
+    widgets.Widget.open = _open
+    widgets.Widget.send_state = _send_state
+    widgets.Widget.close = _close

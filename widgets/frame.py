@@ -61,7 +61,7 @@ from hatskit.bots import Bot, make_bot
 from hatskit.core import Game
 from hatskit.render.common import event_html, move_list_html, score_panel_html
 from widgets.access import TableAccess
-from widgets.batch import channel
+from widgets.batch import channel, opened_whole
 from widgets.clipboard import Clipboard
 from widgets.links import LinkError, game_from_code, link_query, position_code, seats_for, table_from_query
 from widgets.parts import column, html_line, named_button, row, set_marks, shared, show, style_of
@@ -97,8 +97,14 @@ class TableFrame(widgets.VBox):
         clock: ManualClock | None = None,
     ) -> None:
         self._check_game(game)
-        super().__init__()
         channel()  # a click's or a bot's changes reach the page as one message (widgets/batch.py)
+        with opened_whole():  # and the table as built and shown, not as made and then changed
+            super().__init__()
+            self._build(game, seats, bot_delay, seed, clock)
+
+    def _build(
+        self, game: Game, seats: Sequence[str] | None, bot_delay: float, seed: int, clock: ManualClock | None
+    ) -> None:
         self.bot_delay = bot_delay
         self.seed = seed  # the bots' seed
         self.scheduler = Scheduler(clock)
@@ -122,10 +128,11 @@ class TableFrame(widgets.VBox):
             linked, problem = table_from_query(cls.game_id, query, cls.default_seats if seats is None else seats), None
         except LinkError as error:
             linked, problem = None, error
-        table = cls(game, seats, **kwargs) if linked is None else cls(*linked, **kwargs)
-        if problem is not None:
-            table.say(f"This page's link could not be used ({problem}), so here is the usual table.", error=True)
-        table.add_class("hk-main")  # the page's play table: the skip link leads here
+        with opened_whole():
+            table = cls(game, seats, **kwargs) if linked is None else cls(*linked, **kwargs)
+            if problem is not None:
+                table.say(f"This page's link could not be used ({problem}), so here is the usual table.", error=True)
+            table.add_class("hk-main")  # the page's play table: the skip link leads here
         return table
 
     # -- what a subclass writes -------------------------------------------------

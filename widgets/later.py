@@ -20,11 +20,6 @@ from widgets.parts import column, named_button
 
 def on_request(label: str, build: Callable[[], widgets.Widget]) -> widgets.VBox:
     """A button named ``label`` that, pressed, is replaced by what ``build`` returns."""
-    place = column([])
-
-    def open_it() -> None:
-        place.children = (build(),)
-
-    button = named_button(label, "show the finished game on a table you can step through", open_it, primary=True)
-    place.children = (button,)
+    tooltip = "show the finished game on a table you can step through"
+    place = column([named_button(label, tooltip, lambda: setattr(place, "children", (build(),)), primary=True)])
     return place

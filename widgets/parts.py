@@ -58,7 +58,7 @@ class _Sealed:
     """Mixed into a shared style or layout: once made, it refuses every change, which would change every widget."""
 
     def __setattr__(self, name: str, value: Any) -> None:
-        if getattr(self, "_sealed", False) and name in self.keys:  # type: ignore[attr-defined]  (its synced traits)
+        if getattr(self, "_sealed", False) and self.has_trait(name) and self.trait_metadata(name, "sync"):  # type: ignore[attr-defined]
             raise AttributeError(
                 f"{type(self).__name__} is shared by many widgets and cannot change ({name}={value!r}): "
                 "give the widget its own, or hide it with show()"
@@ -132,7 +132,12 @@ def named_button(
     ``primary`` one stands out. Its style and layout are shared (:func:`shared`).
     """
     layout = shared(widgets.Layout, width=width) if width else shared(widgets.Layout)
-    button = widgets.Button(description=name, tooltip=tooltip, layout=layout, style=shared(widgets.ButtonStyle))
-    button.button_style = "primary" if primary else ""
+    button = widgets.Button(
+        description=name,
+        tooltip=tooltip,
+        button_style="primary" if primary else "",
+        layout=layout,
+        style=shared(widgets.ButtonStyle),
+    )
     button.on_click(lambda _: action())
     return button
