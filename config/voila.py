@@ -11,7 +11,15 @@ page's kernel.
   all run, is answered from those saved outputs (the index: text, cards and a
   board picture), with the code hidden as voila.json asks: no kernel starts.
   nbval (`make test`) checks that the saved outputs are what the code produces.
-- Any other page gets its kernel, and the `_xsrf` cookie. Voilà's page posts
+- Any other page gets its kernel, and the `_xsrf` cookie. Its code cells
+  tagged `show-saved-output` are shown from their saved outputs instead of
+  run (`with_saved_outputs`): pictures and worked examples whose outputs nbval
+  checks in `make test`, and whose names no cell that still runs needs
+  (tests/test_notebooks_saved.py checks both). Voilà runs every code cell as
+  a round trip to the kernel before it sends the page (about 5 ms each, more
+  with a class on one machine; benchmarks/README.md), so a Hats page now runs
+  9 of its 27 code cells. In JupyterLab the tag changes nothing.
+- Voilà's page posts
   that cookie's value to `/voila/api/shutdown/<kernel>` when the reader leaves
   (closes the tab, follows a link, reloads); without the cookie the server
   refuses the post ("'_xsrf' argument missing from POST") and the kernel waits
@@ -22,15 +30,20 @@ As the server starts, it also writes the bytecode of hatskit and widgets
 """
 
 import compileall
+import html
 import importlib.util
+import json
 import os
 
 import jinja2
 import nbformat
 import tornado.web
 from nbconvert import HTMLExporter
+from nbconvert.filters import ansi2html
 
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
+_TEXT_OUTPUT = '<div class="jp-RenderedText jp-OutputArea-output" data-mime-type="text/plain">'
+SAVED_TAG = "show-saved-output"  # a code cell shown from its saved outputs on a game page (with_saved_outputs)
 # JupyterLab's look, as on Voilà's pages, without the scripts a text page never needs: require.js (for
 # old-style widgets), and MathJax and Mermaid from a CDN (so the index loads nothing from the internet);
 # an empty icon, as on Voilà's pages, so the browser asks for no /favicon.ico (a 404 in the console);
@@ -67,14 +80,59 @@ def text_page(notebook: nbformat.NotebookNode, name: str, strip_sources: bool, t
     return page
 
 
-def prelaunch_hook(handler: tornado.web.RequestHandler, notebook: nbformat.NotebookNode, cwd: str) -> None:
+def with_saved_outputs(notebook: nbformat.NotebookNode) -> nbformat.NotebookNode:
+    """A copy of ``notebook`` in which each run code cell tagged SAVED_TAG is its saved outputs, not code to run.
+
+    The cell becomes a raw cell holding the markup Voilà writes for a code
+    cell's outputs (the page's scripts draw them just the same); the page
+    template (config/share/voila/templates/hatskit) writes it as it is.
+    """
+    shown = nbformat.from_dict(notebook)
+    shown.cells = [_saved_cell(cell) if _shows_saved(cell) else cell for cell in shown.cells]
+    return shown
+
+
+def _shows_saved(cell: nbformat.NotebookNode) -> bool:
+    tagged = SAVED_TAG in cell.get("metadata", {}).get("tags", [])
+    return cell.cell_type == "code" and tagged and cell.get("execution_count") is not None
+
+
+def _saved_cell(cell: nbformat.NotebookNode) -> nbformat.NotebookNode:
+    cell_id = html.escape(cell.get("id", ""))
+    markup = (
+        f'<div id="cell-id={cell_id}" class="jp-Cell jp-CodeCell jp-Notebook-cell jp-mod-noInput">'
+        '<div class="jp-Cell-outputWrapper">'
+        '<div class="jp-Collapser jp-OutputCollapser jp-Cell-outputCollapser"></div>'
+        '<div class="jp-OutputArea jp-Cell-outputArea">'
+        f"{''.join(_output_markup(output) for output in cell.outputs)}</div></div></div>"
+    )
+    return nbformat.v4.new_raw_cell(markup, metadata={SAVED_TAG: True})
+
+
+def _output_markup(output: nbformat.NotebookNode) -> str:
+    """One output as Voilà's lab template writes it: text as it is, anything else for the page's scripts to draw."""
+    if output.output_type == "stream":
+        text = f"<pre>{ansi2html(output.text)}</pre>"
+        return f'<div class="jp-OutputArea-child">{_TEXT_OUTPUT}{text}</div></div>'
+    kind = " jp-OutputArea-executeResult" if output.output_type == "execute_result" else ""
+    data = json.dumps({**output, "trusted": True}, ensure_ascii=False)
+    for character, escaped in (("<", "\\u003c"), (">", "\\u003e"), ("&", "\\u0026"), ("'", "\\u0027")):
+        data = data.replace(character, escaped)  # as Jinja's tojson: no "</script>" can end the script early
+    script = f'<script type="application/vnd.voila.cell-output+json">{data}</script>'
+    return f'<div class="jp-OutputArea-child{kind}">{script}</div>'
+
+
+def prelaunch_hook(
+    handler: tornado.web.RequestHandler, notebook: nbformat.NotebookNode, cwd: str
+) -> nbformat.NotebookNode:
     """Answer a text page without a kernel (tornado's Finish ends the request), else set the `_xsrf` cookie.
 
+    A game page's cells tagged SAVED_TAG are shown from their saved outputs (:func:`with_saved_outputs`).
     A text page takes its theme from the link (``?theme=dark``) as Voilà's game pages do (voila.json).
     """
     if needs_kernel(notebook):
         handler.xsrf_token  # noqa: B018  (reading it sets the cookie)
-        return
+        return with_saved_outputs(notebook)
     settings = handler.voila_configuration
     name = os.path.splitext(os.path.basename(handler.request.path))[0]
     asked = handler.get_argument("theme", settings.theme) if settings.allow_theme_override == "YES" else ""

@@ -1,11 +1,15 @@
-"""config/voila.py, the settings file Voilà reads as it starts: the bytecode it writes for the game pages."""
+"""config/voila.py, the settings file Voilà reads as it starts: the bytecode it writes, the cells shown as saved."""
 
 from __future__ import annotations
 
+import json
 import os
+import re
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
+import nbformat
 import pytest
 from traitlets.config import Config
 
@@ -50,3 +54,46 @@ def test_the_settings_file_writes_the_game_packages_bytecode(monkeypatch: pytest
     run_settings_file(monkeypatch)
     for module in removed:
         assert list((module.parent / "__pycache__").glob(f"{module.stem}.*.pyc")), f"no bytecode for {module.name}"
+
+
+def code_cell(source: str, outputs: list[dict[str, Any]], tags: tuple[str, ...] = ("show-saved-output",)) -> Any:
+    cell = nbformat.v4.new_code_cell(source, execution_count=1, outputs=[nbformat.from_dict(o) for o in outputs])
+    cell.metadata["tags"] = list(tags)
+    return cell
+
+
+PICTURE = {
+    "output_type": "execute_result",
+    "execution_count": 1,
+    "metadata": {},
+    "data": {"text/html": "<b>♥5</b><script>alert('x')</script>", "text/plain": "<HTML>"},
+}
+PRINTED = {"output_type": "stream", "name": "stdout", "text": "Ana <wins> & Ben\n"}
+
+
+def test_a_tagged_cell_that_ran_is_shown_from_its_saved_outputs(voila_config: dict[str, Any]) -> None:
+    notebook = nbformat.v4.new_notebook(cells=[code_cell("show()", [PICTURE, PRINTED])])
+    (cell,) = voila_config["with_saved_outputs"](notebook).cells
+    assert cell.cell_type == "raw" and cell.metadata == {"show-saved-output": True}
+    assert "<pre>Ana &lt;wins&gt; &amp; Ben\n</pre>" in cell.source
+    script = re.search(r'<script type="application/vnd.voila.cell-output\+json">(.*?)</script>', cell.source, re.S)
+    assert script and "</script>" not in script.group(1) and "<" not in script.group(1)
+    assert json.loads(script.group(1)) == {**PICTURE, "trusted": True}
+    assert notebook.cells[0].cell_type == "code"  # the notebook read from disk is left alone
+
+
+def test_untagged_cells_and_tagged_cells_that_never_ran_still_run(voila_config: dict[str, Any]) -> None:
+    never_ran = code_cell("x = 1", [])
+    never_ran.execution_count = None
+    cells = [code_cell("show()", [PICTURE], tags=()), never_ran, nbformat.v4.new_markdown_cell("# Hats")]
+    shown = voila_config["with_saved_outputs"](nbformat.v4.new_notebook(cells=cells))
+    assert [cell.cell_type for cell in shown.cells] == ["code", "code", "markdown"]
+
+
+def test_a_game_page_gets_the_notebook_with_its_saved_outputs(voila_config: dict[str, Any]) -> None:
+    handler = SimpleNamespace(xsrf_token=b"token")
+    live = code_cell("import widgets", [], tags=())
+    live.execution_count = None  # a page that runs: it gets a kernel
+    notebook = nbformat.v4.new_notebook(cells=[live, code_cell("show()", [PICTURE])])
+    shown = voila_config["prelaunch_hook"](handler, notebook, cwd=".")
+    assert [cell.cell_type for cell in shown.cells] == ["code", "raw"]

@@ -1,0 +1,55 @@
+"""Game pages show cells tagged show-saved-output from their saved outputs (config/voila.py): none may be needed.
+
+nbval (`make test`) runs every cell and checks that each tagged cell's saved
+outputs are what its code gives now; here each game notebook runs as its page
+does, the tagged cells left out: nothing fails, and every other cell whose
+outputs nbval checks gives the same outputs as when the whole notebook runs.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import nbformat
+import pytest
+from nbclient import NotebookClient
+
+NOTEBOOKS = Path(__file__).resolve().parent.parent / "notebooks"
+SAVED_TAG = "show-saved-output"
+GAME_NOTEBOOKS = ("hats", "sombrero", "hats_off", "madder_than_a_hatter")
+
+
+def checked_by_nbval(cell: Any) -> bool:
+    return cell.cell_type == "code" and "NBVAL_IGNORE_OUTPUT" not in cell.source
+
+
+def tagged(cell: Any) -> bool:
+    return SAVED_TAG in cell.metadata.get("tags", [])
+
+
+def comparable(outputs: list[Any]) -> list[tuple[str, str]]:
+    """Each output's text: what nbval compares (the plain text, and HTML where there is some)."""
+    return [
+        (output.output_type, output.get("text") or output.get("data", {}).get("text/html") or str(output.get("data")))
+        for output in outputs
+    ]
+
+
+@pytest.mark.parametrize("name", GAME_NOTEBOOKS)
+def test_tagged_cells_have_run_and_are_checked_by_nbval(name: str) -> None:
+    notebook = nbformat.read(NOTEBOOKS / f"{name}.ipynb", as_version=4)
+    cells = [cell for cell in notebook.cells if tagged(cell)]
+    assert len(cells) >= 10, f"{name}: the page runs every cell again"
+    assert all(checked_by_nbval(cell) and cell.execution_count is not None for cell in cells)
+
+
+@pytest.mark.parametrize("name", GAME_NOTEBOOKS)
+def test_the_page_runs_without_its_tagged_cells_and_the_rest_shows_the_same(name: str) -> None:
+    notebook = nbformat.read(NOTEBOOKS / f"{name}.ipynb", as_version=4)
+    saved = [comparable(cell.outputs) for cell in notebook.cells if checked_by_nbval(cell)]
+    client = NotebookClient(notebook, kernel_name="python3", skip_cells_with_tag=SAVED_TAG, allow_errors=False)
+    client.execute(cwd=str(NOTEBOOKS))  # raises CellExecutionError naming the cell that needed a left-out one
+    for cell, outputs in zip([cell for cell in notebook.cells if checked_by_nbval(cell)], saved, strict=True):
+        if not tagged(cell):
+            assert comparable(cell.outputs) == outputs, cell.source
