@@ -42,8 +42,8 @@ from nbconvert import HTMLExporter
 from nbconvert.filters import ansi2html
 
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
-_TEXT_OUTPUT = '<div class="jp-RenderedText jp-OutputArea-output" data-mime-type="text/plain">'
 SAVED_TAG = "show-saved-output"  # a code cell shown from its saved outputs on a game page (with_saved_outputs)
+_TEXT_OUTPUT = '<div class="jp-RenderedText jp-OutputArea-output" data-mime-type="text/plain">'  # as Voila writes it
 # JupyterLab's look, as on Voilà's pages, without the scripts a text page never needs: require.js (for
 # old-style widgets), and MathJax and Mermaid from a CDN (so the index loads nothing from the internet);
 # an empty icon, as on Voilà's pages, so the browser asks for no /favicon.ico (a 404 in the console);
