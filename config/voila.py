@@ -32,10 +32,10 @@ As the server starts, it also writes the bytecode of hatskit and widgets
 import compileall
 import html
 import importlib.util
-import json
 import os
 
 import jinja2
+import jinja2.utils
 import nbformat
 import tornado.web
 from nbconvert import HTMLExporter
@@ -115,9 +115,7 @@ def _output_markup(output: nbformat.NotebookNode) -> str:
         text = f"<pre>{ansi2html(output.text)}</pre>"
         return f'<div class="jp-OutputArea-child">{_TEXT_OUTPUT}{text}</div></div>'
     kind = " jp-OutputArea-executeResult" if output.output_type == "execute_result" else ""
-    data = json.dumps({**output, "trusted": True}, ensure_ascii=False)
-    for character, escaped in (("<", "\\u003c"), (">", "\\u003e"), ("&", "\\u0026"), ("'", "\\u0027")):
-        data = data.replace(character, escaped)  # as Jinja's tojson: no "</script>" can end the script early
+    data = jinja2.utils.htmlsafe_json_dumps({**output, "trusted": True})  # Voilà's tojson: no "</script>" inside
     script = f'<script type="application/vnd.voila.cell-output+json">{data}</script>'
     return f'<div class="jp-OutputArea-child{kind}">{script}</div>'
 

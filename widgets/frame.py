@@ -33,9 +33,11 @@ Who may act comes from ``game.acting``: several seats may act at once, and
 every acting bot gets its move scheduled. Every change of the game goes
 through ``game.play`` and ``game.undo``; the widget tree is built once and
 only its values and classes change afterwards. What one click, or one bot's
-move, changes reaches the page as one message (:mod:`widgets.batch`), and the
-tables' parts share one style and one layout widget instead of a copy each
-(:mod:`widgets.parts`), so a page has fewer widgets to load.
+move, changes reaches the page as one message (:mod:`widgets.batch`); the
+table itself reaches it whole, each widget opened once with the state of the
+first showing (``opened_whole``); and the tables' parts share one style and
+one layout widget instead of a copy each (:mod:`widgets.parts`), so a page has
+fewer widgets and messages to load.
 
 Bots are paced by a :class:`~widgets.scheduler.Scheduler`: with ``bot_delay``
 0 they answer inside the click handler (what most tests use); with a positive

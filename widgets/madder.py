@@ -73,7 +73,7 @@ class MadderTable(TableFrame):
         self.round_table = html_line("hk-rounds")
         seats = [_seat_box(button, cards) for button, cards in zip(self.target_buttons, self.seat_rows, strict=True)]
         return [
-            widgets.HTML(f"<style>{STYLE}{WIDGET_CSS}</style>"),
+            html_line("", f"<style>{STYLE}{WIDGET_CSS}</style>"),
             self.round_info,
             self.line_row,
             *seats,

@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any
 import ipywidgets as widgets
 
 from hatskit import Game
-from widgets.parts import column, html_line, named_button, show
+from widgets.parts import column, html_line, named_button, shared, show, style_of
 
 if TYPE_CHECKING:
     from widgets.frame import TableFrame
@@ -43,7 +43,13 @@ class SeatGuard(widgets.VBox):
         self.screen = column([self.screen_text, self.show_button])
         show(self.screen, False)
         self.screen.add_class("hk-pass-screen")
-        self.reveal_box = widgets.ToggleButton(description="teacher's view", tooltip=REVEAL_TIP, value=False)
+        self.reveal_box = widgets.ToggleButton(
+            description="teacher's view",
+            tooltip=REVEAL_TIP,
+            value=False,
+            layout=shared(widgets.Layout),
+            style=style_of(widgets.ToggleButton),
+        )
         self.reveal_box.observe(lambda _: frame.refresh(), names="value")
         show(self.reveal_box, hides_anything(frame.game))  # Sombrero: no toggle
         self.revealed = html_line("")

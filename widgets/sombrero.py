@@ -118,7 +118,7 @@ class SombreroTable(TableFrame):
             self._grid_cells(), layout=shared(widgets.Layout, grid_template_columns="1.6em repeat(8, auto)")
         )
         grid.add_class("hk-sb-grid")
-        return [widgets.HTML(board_style()), self.turn_line, grid, html_line("hk-sb-legend", escape(LEGEND))]
+        return [html_line("", board_style()), self.turn_line, grid, html_line("hk-sb-legend", escape(LEGEND))]
 
     def _square_button(self, square: int) -> widgets.Button:
         """A square: it knows its name and colour; show_table gives it its piece, tooltip and marks."""
