@@ -43,7 +43,12 @@ from nbconvert.filters import ansi2html
 
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
 SAVED_TAG = "show-saved-output"  # a code cell shown from its saved outputs on a game page (with_saved_outputs)
-_TEXT_OUTPUT = '<div class="jp-RenderedText jp-OutputArea-output" data-mime-type="text/plain">'  # as Voila writes it
+# An output's frame as JupyterLab's renderers leave it on the page (text, and HTML from a trusted notebook).
+_TEXT_OUTPUT = '<div class="jp-RenderedText jp-OutputArea-output" data-mime-type="text/plain">'
+_HTML_OUTPUT = (
+    '<div class="lm-Widget jp-RenderedHTMLCommon jp-RenderedHTML jp-mod-trusted jp-OutputArea-output"'
+    ' data-mime-type="text/html">'
+)
 # JupyterLab's look, as on Voilà's pages, without the scripts a text page never needs: require.js (for
 # old-style widgets), and MathJax and Mermaid from a CDN (so the index loads nothing from the internet);
 # an empty icon, as on Voilà's pages, so the browser asks for no /favicon.ico (a 404 in the console);
@@ -83,9 +88,9 @@ def text_page(notebook: nbformat.NotebookNode, name: str, strip_sources: bool, t
 def with_saved_outputs(notebook: nbformat.NotebookNode) -> nbformat.NotebookNode:
     """A copy of ``notebook`` in which each run code cell tagged SAVED_TAG is its saved outputs, not code to run.
 
-    The cell becomes a raw cell holding the markup Voilà writes for a code
-    cell's outputs (the page's scripts draw them just the same); the page
-    template (config/share/voila/templates/hatskit) writes it as it is.
+    The cell becomes a raw cell holding its outputs as they look once drawn on
+    the page (:func:`_output_markup`); the page template
+    (config/share/voila/templates/hatskit) writes it as it is.
     """
     shown = nbformat.from_dict(notebook)
     shown.cells = [_saved_cell(cell) if _shows_saved(cell) else cell for cell in shown.cells]
@@ -110,11 +115,19 @@ def _saved_cell(cell: nbformat.NotebookNode) -> nbformat.NotebookNode:
 
 
 def _output_markup(output: nbformat.NotebookNode) -> str:
-    """One output as Voilà's lab template writes it: text as it is, anything else for the page's scripts to draw."""
-    if output.output_type == "stream":
-        text = f"<pre>{ansi2html(output.text)}</pre>"
-        return f'<div class="jp-OutputArea-child">{_TEXT_OUTPUT}{text}</div></div>'
+    """One output as the page's scripts would leave it drawn: text and HTML written as they are.
+
+    Written into the page, an HTML output is read with the page instead of drawn by the page's scripts
+    one output after another once the page has loaded (benchmarks/README.md has the measurements).
+    Anything else, and HTML holding a script (which must run after the page's own), is left for those
+    scripts to draw, as Voilà's lab template writes it.
+    """
     kind = " jp-OutputArea-executeResult" if output.output_type == "execute_result" else ""
+    if output.output_type == "stream":
+        return f'<div class="jp-OutputArea-child">{_TEXT_OUTPUT}<pre>{ansi2html(output.text)}</pre></div></div>'
+    html_text = output.get("data", {}).get("text/html")
+    if html_text is not None and "<script" not in html_text.lower():
+        return f'<div class="jp-OutputArea-child{kind}">{_HTML_OUTPUT}{html_text}</div></div>'
     data = jinja2.utils.htmlsafe_json_dumps({**output, "trusted": True})  # Voilà's tojson: no "</script>" inside
     script = f'<script type="application/vnd.voila.cell-output+json">{data}</script>'
     return f'<div class="jp-OutputArea-child{kind}">{script}</div>'

@@ -62,12 +62,8 @@ def code_cell(source: str, outputs: list[dict[str, Any]], tags: tuple[str, ...] 
     return cell
 
 
-PICTURE = {
-    "output_type": "execute_result",
-    "execution_count": 1,
-    "metadata": {},
-    "data": {"text/html": "<b>♥5</b><script>alert('x')</script>", "text/plain": "<HTML>"},
-}
+PICTURE = {"output_type": "execute_result", "execution_count": 1, "metadata": {}, "data": {"text/html": "<b>♥5</b>"}}
+SCRIPTED = {**PICTURE, "data": {"text/html": "<b>♥5</b><SCRIPT>alert('x')</script>", "text/plain": "<HTML>"}}
 PRINTED = {"output_type": "stream", "name": "stdout", "text": "Ana <wins> & Ben\n"}
 
 
@@ -76,10 +72,18 @@ def test_a_tagged_cell_that_ran_is_shown_from_its_saved_outputs(voila_config: di
     (cell,) = voila_config["with_saved_outputs"](notebook).cells
     assert cell.cell_type == "raw" and cell.metadata == {"show-saved-output": True}
     assert "<pre>Ana &lt;wins&gt; &amp; Ben\n</pre>" in cell.source
+    assert 'jp-OutputArea-executeResult"><div class="lm-Widget jp-RenderedHTMLCommon' in cell.source
+    assert 'data-mime-type="text/html"><b>♥5</b></div>' in cell.source  # as JupyterLab's renderer leaves it
+    assert "vnd.voila.cell-output" not in cell.source
+    assert notebook.cells[0].cell_type == "code"  # the notebook read from disk is left alone
+
+
+def test_an_output_with_a_script_is_left_for_the_page_to_draw(voila_config: dict[str, Any]) -> None:
+    notebook = nbformat.v4.new_notebook(cells=[code_cell("show()", [SCRIPTED])])
+    (cell,) = voila_config["with_saved_outputs"](notebook).cells
     script = re.search(r'<script type="application/vnd.voila.cell-output\+json">(.*?)</script>', cell.source, re.S)
     assert script and "</script>" not in script.group(1) and "<" not in script.group(1)
-    assert json.loads(script.group(1)) == {**PICTURE, "trusted": True}
-    assert notebook.cells[0].cell_type == "code"  # the notebook read from disk is left alone
+    assert json.loads(script.group(1)) == {**SCRIPTED, "trusted": True}
 
 
 def test_untagged_cells_and_tagged_cells_that_never_ran_still_run(voila_config: dict[str, Any]) -> None:
