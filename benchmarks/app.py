@@ -52,6 +52,7 @@ from tests.conftest import free_port, stop  # noqa: E402
 GAME_PAGES = ("hats", "sombrero", "hats_off", "madder_than_a_hatter")
 TIMEOUT_MS = 120_000
 MB = 1024 * 1024
+KERNEL_GONE_S = 10  # how long a closed tab's kernel may take to stop
 # Per game, the first click of a move (a card of the reader's hand, a White piece): the page answers it by
 # lighting the legal targets, and a click on the first lit target completes the move.
 PICKS = {
@@ -247,8 +248,23 @@ def visit(browser, served: Served, name: str) -> Visit:
     except Exception as error:
         raise RuntimeError(f"{name}: {error}") from error
     finally:
+        leave(page, served, known)
         context.close()
     return Visit(interactive, latency, kernel_bytes)
+
+
+def leave(page, served: Served, known: set[int]) -> None:
+    """Close the tab as a reader does (its unload asks the server to stop its kernel); wait until the kernel is gone.
+
+    Kernels left for the culler piled up over the rounds (one a visit) and slowed the later visits.
+    """
+    page.close(run_before_unload=True)
+    deadline = time.monotonic() + KERNEL_GONE_S
+    while any(kernel.pid not in known for kernel in served.kernels()):
+        if time.monotonic() > deadline:
+            print(f"a kernel was still running {KERNEL_GONE_S} s after its tab closed", file=sys.stderr)
+            return
+        time.sleep(0.1)
 
 
 def interleaved_visits(browser, pages: dict[str, Served], rounds: int) -> dict[str, Visit]:

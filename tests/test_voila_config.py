@@ -101,3 +101,13 @@ def test_a_game_page_gets_the_notebook_with_its_saved_outputs(voila_config: dict
     notebook = nbformat.v4.new_notebook(cells=[live, code_cell("show()", [PICTURE])])
     shown = voila_config["prelaunch_hook"](handler, notebook, cwd=".")
     assert [cell.cell_type for cell in shown.cells] == ["code", "raw"]
+
+
+def test_a_style_sheet_is_written_once_a_page(voila_config: dict[str, Any]) -> None:
+    board, legend = "<style>.hk { color: red; }</style>", "<style>.legend { margin: 0; }</style>"
+    pictures = [{**PICTURE, "data": {"text/html": f"{board}{more}<b>♥{n}</b>"}} for n, more in enumerate(("", legend))]
+    cells = [code_cell("show()", [pictures[0]]), code_cell("show()", [pictures[1], pictures[0]])]
+    first, second = voila_config["with_saved_outputs"](nbformat.v4.new_notebook(cells=cells)).cells
+    assert f"{board}<b>♥0</b>" in first.source
+    assert f'text/html">{legend}<b>♥1</b>' in second.source and 'text/html"><b>♥0</b>' in second.source
+    assert cells[0].outputs[0].data["text/html"].startswith(board)  # the notebook read from disk is left alone
