@@ -7,7 +7,8 @@ no button label cut, the slider with room to slide, no two cards on top of each
 other), then opened again with ``?theme=dark`` (a dark page that axe still
 passes). With HATSKIT_SCREENSHOTS=<directory> each of the three is saved there
 as <page>-light.png, <page>-phone.png and <page>-dark.png (docs/screenshots/
-holds the README's).
+holds the README's). The spinner shown while a page loads moves in steps, and
+stands still for a reader whose system asks for less motion.
 """
 
 from __future__ import annotations
@@ -184,3 +185,19 @@ def test_the_side_panel_lists_the_moves_and_marks_the_last_beside_the_table(
     expect(moves.first).to_have_attribute("aria-current", "step")
     edges = "(t) => [t.querySelector('.hk-area'), t.querySelector('.hk-side')].map((e) => e.getBoundingClientRect())"
     expect_evaluated(table, f"(t) => {{ const [area, side] = ({edges})(t); return side.left >= area.right; }}", True)
+
+
+def test_the_loading_spinner_turns_in_steps_and_stands_still_for_less_motion(
+    page: Page, voila: str, expect_evaluated: Evaluated
+) -> None:
+    """Voilà's spinner while a page loads turns in eight steps a turn, and not at all for a reader asking less motion.
+
+    The page's scripts are held back here, so that the spinner stays (the template: config/share/voila/templates).
+    """
+    page.route("**/voila/static/voila.js", lambda route: route.abort())
+    page.goto(f"{voila}/voila/render/hats.ipynb")
+    spinner = page.locator("#loading .spinner")
+    turning = "(s) => [getComputedStyle(s).animationName, getComputedStyle(s).animationTimingFunction]"
+    expect_evaluated(spinner, turning, ["rotation", "steps(8)"])
+    page.emulate_media(reduced_motion="reduce")
+    expect_evaluated(spinner, "(s) => getComputedStyle(s).animationName", "none")
