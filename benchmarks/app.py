@@ -5,8 +5,9 @@
 Serves notebooks/ as `make app` does (config/ on JUPYTER_CONFIG_PATH, a free
 loopback port) and, from a second server with the same config, a generated
 notebook holding one button that echoes its clicks. Drives Debian's Chromium
-(Playwright) and prints, each as a ratio against the trivial notebook measured
-in the same run, with the targets of issue 9:
+(Playwright), visiting the pages in turn, round after round (`interleaved_visits`),
+and prints, each as a ratio against the trivial notebook measured in the same
+run, with the targets of issue 9:
 
 - *time to interactive* of each game page: from the request until the first
   table's first button is visible and a click on it has changed the table
