@@ -106,6 +106,7 @@ def _shows_saved(cell: nbformat.NotebookNode) -> bool:
 
 
 def _saved_cell(cell: nbformat.NotebookNode, styles: set[str]) -> nbformat.NotebookNode:
+    """The raw cell that shows ``cell``'s outputs; nbconvert checks it with the whole notebook before the page."""
     cell_id = html.escape(cell.get("id", ""))
     markup = (
         f'<div id="cell-id={cell_id}" class="jp-Cell jp-CodeCell jp-Notebook-cell jp-mod-noInput">'
@@ -114,7 +115,10 @@ def _saved_cell(cell: nbformat.NotebookNode, styles: set[str]) -> nbformat.Noteb
         '<div class="jp-OutputArea jp-Cell-outputArea">'
         f"{''.join(_output_markup(output, styles) for output in cell.outputs)}</div></div></div>"
     )
-    return nbformat.v4.new_raw_cell(markup, metadata={SAVED_TAG: True})
+    raw = nbformat.from_dict({"cell_type": "raw", "metadata": {SAVED_TAG: True}, "source": markup})
+    if "id" in cell:
+        raw.id = cell.id  # the id of the code cell it stands for, unique in the notebook
+    return raw
 
 
 def _output_markup(output: nbformat.NotebookNode, styles: set[str]) -> str:

@@ -20,6 +20,10 @@ from widgets.parts import column, named_button
 
 def on_request(label: str, build: Callable[[], widgets.Widget]) -> widgets.VBox:
     """A button named ``label`` that, pressed, is replaced by what ``build`` returns."""
+
+    def open_it() -> None:
+        place.children = (build(),)
+
     tooltip = "show the finished game on a table you can step through"
-    place = column([named_button(label, tooltip, lambda: setattr(place, "children", (build(),)), primary=True)])
+    place = column([named_button(label, tooltip, open_it, primary=True)])  # made with its child: one message
     return place
