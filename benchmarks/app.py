@@ -44,13 +44,11 @@ import nbformat
 import psutil
 
 REPO = Path(__file__).resolve().parents[1]
-NOTEBOOKS = REPO / "notebooks"
 sys.path.insert(0, str(REPO))
 
 from tests.browser.conftest import CHROMIUM, CHROMIUM_ARGS, app_command  # noqa: E402  (`make app`'s command)
-from tests.conftest import free_port, stop  # noqa: E402
+from tests.conftest import GAME_NOTEBOOKS, NOTEBOOK_DIR, free_port, stop  # noqa: E402
 
-GAME_PAGES = ("hats", "sombrero", "hats_off", "madder_than_a_hatter")
 TIMEOUT_MS = 120_000
 MB = 1024 * 1024
 KERNEL_GONE_S = 10  # how long a closed tab's kernel may take to stop
@@ -302,7 +300,7 @@ def median_of(visits: list[Visit]) -> Visit:
 
 def game_pages(names: list[str] | None) -> list[str]:
     """The game pages to measure: those asked for, else every game notebook that exists."""
-    return [name for name in (names or GAME_PAGES) if (NOTEBOOKS / f"{name}.ipynb").exists()]
+    return [name for name in (names or GAME_NOTEBOOKS) if (NOTEBOOK_DIR / f"{name}.ipynb").exists()]
 
 
 def report_pages(reference: Visit, measured: dict[str, Visit]) -> None:
@@ -331,8 +329,8 @@ def idle_pool(served: Served, pages: int, pool: int, settle: float) -> int:
 
 def measure_pool(browser, pool: int, measured: list[str], baseline: dict[str, Visit]) -> None:
     """Restart the game server with a pool of pre-heated kernels; print what it holds idle and what it gains."""
-    notebooks = len(list(NOTEBOOKS.glob("*.ipynb")))
-    with serve(NOTEBOOKS, pool) as served:
+    notebooks = len(list(NOTEBOOK_DIR.glob("*.ipynb")))
+    with serve(NOTEBOOK_DIR, pool) as served:
         held = idle_pool(served, notebooks - 1, pool, settle=30)  # the index is left out of the pool
         print(f"POOL={pool}: {len(served.kernels())} idle kernels hold {held / MB:.0f} MB", end="")
         print(f" (server and kernels {served.memory() / MB:.0f} MB)")
@@ -355,7 +353,7 @@ def main() -> None:
     with sync_playwright() as playwright, tempfile.TemporaryDirectory() as scratch:
         browser = playwright.chromium.launch(executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS)
         trivial_notebook(Path(scratch))
-        with serve(Path(scratch)) as trivial, serve(NOTEBOOKS) as app:
+        with serve(Path(scratch)) as trivial, serve(NOTEBOOK_DIR) as app:
             pages = {"trivial": trivial, **{name: app for name in names}}
             measured = interleaved_visits(browser, pages, args.rounds)
         if "trivial" not in measured:

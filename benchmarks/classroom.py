@@ -27,7 +27,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from app import CHANGED, CHROMIUM, CHROMIUM_ARGS, MB, NOTEBOOKS, PICKS, Served, serve, trivial_notebook
+from app import CHANGED, CHROMIUM, CHROMIUM_ARGS, MB, NOTEBOOK_DIR, PICKS, Served, serve, trivial_notebook
 
 
 @dataclass
@@ -148,7 +148,7 @@ async def run(args: argparse.Namespace) -> None:
             trivial_notebook(Path(scratch))
             with serve(Path(scratch)) as trivial:
                 reference = summary("trivial", await classroom(browser, trivial, "trivial", args.sessions, timeout_ms))
-        with serve(NOTEBOOKS, args.pool) as app:
+        with serve(NOTEBOOK_DIR, args.pool) as app:
             slowest = summary(args.page, await classroom(browser, app, args.page, args.sessions, timeout_ms))
             print(f"slowest {args.page} open: {slowest / reference:.2f}x the slowest trivial open (target 1.5x)")
             kernels_going_down(app, args.linger)

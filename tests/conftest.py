@@ -16,6 +16,9 @@ from pathlib import Path
 import pytest
 
 REPO = Path(__file__).resolve().parents[1]
+NOTEBOOK_DIR = REPO / "notebooks"
+NOTEBOOKS = sorted(NOTEBOOK_DIR.glob("*.ipynb"))  # the index and every game's notebook
+GAME_NOTEBOOKS = ("hats", "sombrero", "hats_off", "madder_than_a_hatter")  # the notebooks with a play table, by name
 STARTUP_SECONDS = 90
 VOILA_CELL_ERROR = "There was an error when executing cell"  # shown, tracebacks hidden, for a failed cell
 

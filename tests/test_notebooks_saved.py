@@ -8,16 +8,15 @@ outputs nbval checks gives the same outputs as when the whole notebook runs.
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 import nbformat
 import pytest
 from nbclient import NotebookClient
 
-NOTEBOOKS = Path(__file__).resolve().parent.parent / "notebooks"
+from tests.conftest import GAME_NOTEBOOKS, NOTEBOOK_DIR
+
 SAVED_TAG = "show-saved-output"
-GAME_NOTEBOOKS = ("hats", "sombrero", "hats_off", "madder_than_a_hatter")
 
 
 def checked_by_nbval(cell: Any) -> bool:
@@ -38,7 +37,7 @@ def comparable(outputs: list[Any]) -> list[tuple[str, str]]:
 
 @pytest.mark.parametrize("name", GAME_NOTEBOOKS)
 def test_tagged_cells_have_run_and_are_checked_by_nbval(name: str) -> None:
-    notebook = nbformat.read(NOTEBOOKS / f"{name}.ipynb", as_version=4)
+    notebook = nbformat.read(NOTEBOOK_DIR / f"{name}.ipynb", as_version=4)
     cells = [cell for cell in notebook.cells if tagged(cell)]
     assert len(cells) >= 10, f"{name}: the page runs every cell again"
     assert all(checked_by_nbval(cell) and cell.execution_count is not None for cell in cells)
@@ -46,13 +45,13 @@ def test_tagged_cells_have_run_and_are_checked_by_nbval(name: str) -> None:
 
 @pytest.mark.parametrize("name", GAME_NOTEBOOKS)
 def test_the_page_runs_without_its_tagged_cells_and_the_rest_shows_the_same(name: str) -> None:
-    notebook = nbformat.read(NOTEBOOKS / f"{name}.ipynb", as_version=4)
+    notebook = nbformat.read(NOTEBOOK_DIR / f"{name}.ipynb", as_version=4)
     saved = [comparable(cell.outputs) for cell in notebook.cells if checked_by_nbval(cell)]
     # A print may reach the client in several stream messages; nbval joins them before it compares, so here too.
     client = NotebookClient(
         notebook, kernel_name="python3", skip_cells_with_tag=SAVED_TAG, allow_errors=False, coalesce_streams=True
     )
-    client.execute(cwd=str(NOTEBOOKS))  # raises CellExecutionError naming the cell that needed a left-out one
+    client.execute(cwd=str(NOTEBOOK_DIR))  # raises CellExecutionError naming the cell that needed a left-out one
     for cell, outputs in zip([cell for cell in notebook.cells if checked_by_nbval(cell)], saved, strict=True):
         if not tagged(cell):
             assert comparable(cell.outputs) == outputs, cell.source

@@ -4,18 +4,17 @@ from __future__ import annotations
 
 import json
 import re
-from pathlib import Path
 
 from hatskit.bots import make_bot
 from hatskit.puzzles import load_puzzles
+from tests.conftest import NOTEBOOK_DIR
 
-NOTEBOOKS = Path(__file__).resolve().parent.parent / "notebooks"
 ASKED = 'make_bot("sombrero", "strong", seed=1).hint(puzzle_4.seat_view(puzzle_4.to_move))'
 
 
 def saved_line(notebook: str, asked: str) -> str:
     """The text printed by the code cell of ``notebook`` whose comment says it was asked of ``asked``."""
-    cells = json.loads((NOTEBOOKS / notebook).read_text(encoding="utf-8"))["cells"]
+    cells = json.loads((NOTEBOOK_DIR / notebook).read_text(encoding="utf-8"))["cells"]
     (source,) = [
         "".join(cell["source"]) for cell in cells if cell["cell_type"] == "code" and asked in "".join(cell["source"])
     ]
@@ -25,6 +24,6 @@ def saved_line(notebook: str, asked: str) -> str:
 
 
 def test_the_sombrero_notebooks_saved_hint_is_the_strong_bots_hint() -> None:
-    puzzle_4 = load_puzzles(NOTEBOOKS / "puzzles" / "sombrero.json")[3].game
+    puzzle_4 = load_puzzles(NOTEBOOK_DIR / "puzzles" / "sombrero.json")[3].game
     hint = make_bot("sombrero", "strong", seed=1).hint(puzzle_4.seat_view(puzzle_4.to_move))
     assert saved_line("sombrero.ipynb", ASKED) == str(hint)

@@ -24,6 +24,7 @@ import hatskit
 from hatskit.core import Event
 from hatskit.hats import KIND_NAMES, Exchange, cards_of_game
 from hatskit.render.common import event_html
+from tests.conftest import NOTEBOOK_DIR
 from widgets import HatsTable
 
 if TYPE_CHECKING:
@@ -32,7 +33,6 @@ if TYPE_CHECKING:
 ExpectEvaluated = Callable[["Locator", str, Any], None]
 
 REPO = Path(__file__).resolve().parents[2]
-NOTEBOOKS = REPO / "notebooks"
 SCREENSHOT = REPO / "docs" / "hats-table.png"
 GAMES = ("Hats", "Hats Off!", "Madder than a Hatter", "Sombrero")
 # What the table shows apart from the message line: hand and table cards with their tooltips, seats, status and
@@ -53,7 +53,7 @@ TABLE_CALL = re.compile(
 @pytest.fixture
 def replica() -> HatsTable:
     """The Hats notebook's interactive table, rebuilt with bots that answer at once."""
-    notebook = json.loads((NOTEBOOKS / "hats.ipynb").read_text())
+    notebook = json.loads((NOTEBOOK_DIR / "hats.ipynb").read_text())
     source = "\n".join("".join(cell["source"]) for cell in notebook["cells"] if cell["cell_type"] == "code")
     match = TABLE_CALL.search(source)
     assert match, "notebooks/hats.ipynb builds its table no longer as HatsTable.from_link(hatskit.new_game(..), ..)"
@@ -68,7 +68,7 @@ def hats_table(open_table: Callable[[str, Path], Locator], voila: str, replica: 
     The widgets of a page appear one by one, in any order; a test that keeps what
     the table shows to compare later must wait for all of them first.
     """
-    table = open_table(voila, NOTEBOOKS / "hats.ipynb")
+    table = open_table(voila, NOTEBOOK_DIR / "hats.ipynb")
     expect(table.locator(".hk-status")).not_to_be_empty()
     expect(table.locator(".hk-seat")).to_have_count(replica.game.view(0)["players"])
     expect(table.locator(".hk-info")).to_be_attached()
@@ -127,12 +127,12 @@ def expect_lit_positions(table: Locator, numbers: set[int]) -> None:
         expect(position(table, number)).to_have_class(re.compile(r"\bhk-legal\b"))
 
 
-@pytest.mark.parametrize("notebook", sorted(path.name for path in NOTEBOOKS.glob("*.ipynb")))
+@pytest.mark.parametrize("notebook", sorted(path.name for path in NOTEBOOK_DIR.glob("*.ipynb")))
 def test_every_notebook_renders_in_voila_with_its_code_hidden(
     notebook: str, voila: str, assert_rendered: Callable[[str, Path], None]
 ) -> None:  # the page as the server sends it: no browser, nothing drawn later
     with urllib.request.urlopen(f"{voila}/voila/render/{notebook}", timeout=300) as response:
-        assert_rendered(response.read().decode(), NOTEBOOKS / notebook)
+        assert_rendered(response.read().decode(), NOTEBOOK_DIR / notebook)
 
 
 def test_index_names_every_game_and_links_to_hats(page: Page, voila: str) -> None:

@@ -18,12 +18,11 @@ from typing import TYPE_CHECKING
 
 import pytest
 
-from tests.browser.conftest import REPO
+from tests.conftest import NOTEBOOKS
 
 if TYPE_CHECKING:
     from playwright.sync_api import ConsoleMessage, Page, Route
 
-NOTEBOOKS = sorted((REPO / "notebooks").glob("*.ipynb"))
 GAME_PAGES = [notebook for notebook in NOTEBOOKS if notebook.stem != "index"]
 VOILA_CORE_VERSION = re.compile(r"^(Unsatisfied version|No satisfying version) .*_JUPYTERLAB\.CORE_OUTPUT", re.S)
 OWN_SERVER = re.compile(r"^(https?|wss?)://127\.0\.0\.1[:/]")

@@ -21,12 +21,11 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 
-from tests.browser.conftest import REPO
+from tests.conftest import NOTEBOOKS
 
 if TYPE_CHECKING:
     from playwright.sync_api import Locator, Page
 
-NOTEBOOKS = sorted((REPO / "notebooks").glob("*.ipynb"))
 SERIOUS = ("serious", "critical")
 PHONE = {"width": 390, "height": 844}
 WIDE = {"width": 1280, "height": 1000}

@@ -30,13 +30,14 @@ import psutil
 import pytest
 from playwright.sync_api import expect
 
+from tests.conftest import NOTEBOOK_DIR
+
 if TYPE_CHECKING:
     from playwright.sync_api import Page
 
     from tests.conftest import Server
 
 REPO = Path(__file__).resolve().parents[2]
-NOTEBOOKS = REPO / "notebooks"
 IDLE_SECONDS, INTERVAL_SECONDS = 30, 5  # shorter than voila.json's, longer than a busy machine takes to load a page
 CULLING = (
     f"--MappingKernelManager.cull_idle_timeout={IDLE_SECONDS}",
@@ -74,7 +75,7 @@ def wait_for_kernels(server: Server, expected: int, within: float) -> float:
 
 def own_server(serve_app: Callable[..., Server], options: tuple[str, ...]) -> Iterator[Server]:
     """`make app`'s Voilà with ``options``, for one test, stopped (with its kernels) after it."""
-    server = serve_app(NOTEBOOKS, *options)
+    server = serve_app(NOTEBOOK_DIR, *options)
     assert kernels(server) == 0
     yield server
     server.process.terminate()

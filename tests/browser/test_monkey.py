@@ -12,19 +12,18 @@ from __future__ import annotations
 import random
 import re
 from collections.abc import Callable
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 import pytest
+
+from tests.conftest import GAME_NOTEBOOKS
 
 if TYPE_CHECKING:
     from playwright.sync_api import ConsoleMessage, Locator, Page
 
     from tests.conftest import Server
 
-REPO = Path(__file__).resolve().parents[2]
-GAME_NOTEBOOKS = ("hats", "sombrero", "hats_off", "madder_than_a_hatter")
-PAGES = sorted(name for name in GAME_NOTEBOOKS if (REPO / "notebooks" / f"{name}.ipynb").exists())
+PAGES = sorted(GAME_NOTEBOOKS)
 ACTIONS = 300
 PAUSE_MS = 20
 # One random enabled, shown button of the tables, scrolled into view: the centre to click, or null when none.

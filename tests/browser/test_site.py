@@ -26,6 +26,8 @@ from typing import TYPE_CHECKING
 
 import pytest
 
+from tests.conftest import NOTEBOOKS, REPO
+
 if TYPE_CHECKING:
     from playwright.sync_api import Locator, Page, Route
 
@@ -33,9 +35,7 @@ if TYPE_CHECKING:
 
 pytestmark = pytest.mark.site
 
-REPO = Path(__file__).resolve().parents[2]
 SITE = REPO / "site"
-NOTEBOOKS = sorted((REPO / "notebooks").glob("*.ipynb"))
 BOOT_MS = 240_000  # Pyodide's first start and a whole notebook run, on a machine shared by other jobs
 CLICK_MS = 30_000  # a click's round trip to the kernel in the page's web worker
 ERROR_OUTPUT = '[data-mime-type="application/vnd.jupyter.stderr"], [data-mime-type="application/vnd.jupyter.error"]'
