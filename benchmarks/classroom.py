@@ -13,8 +13,8 @@ interactive, the server's total memory (server and kernels) with every page
 open, and the number of kernels until they go back down after the contexts
 close. Every wait is bounded (--timeout); the script stops by itself.
 
-The slowest open of a class swings from run to run of the same code (1.54x to
-1.63x on one day): with --runs N it holds N classes in a row and prints each
+The slowest open of a class swings from run to run of the same code (1.44x to
+1.73x on one day): with --runs N it holds N classes in a row and prints each
 ratio and their median.
 """
 
@@ -180,7 +180,10 @@ def main() -> None:
     parser.add_argument("--timeout", type=int, default=300, help="seconds a tab may wait for anything")
     parser.add_argument("--linger", type=int, default=400, help="seconds to watch the kernels go after closing")
     parser.add_argument("--runs", type=int, default=1, help="classes in a row: one ratio each, and their median")
-    asyncio.run(run(parser.parse_args()))
+    args = parser.parse_args()
+    if args.sessions < 1 or args.runs < 1:
+        parser.error("--sessions and --runs must be 1 or more")
+    asyncio.run(run(args))
 
 
 if __name__ == "__main__":
