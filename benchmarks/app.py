@@ -47,7 +47,7 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
 from tests.browser.conftest import CHROMIUM, CHROMIUM_ARGS, app_command  # noqa: E402  (`make app`'s command)
-from tests.conftest import GAME_NOTEBOOKS, NOTEBOOK_DIR, free_port, stop  # noqa: E402
+from tests.conftest import GAME_NOTEBOOKS, NOTEBOOK_DIR, NOTEBOOKS, free_port, stop  # noqa: E402
 
 TIMEOUT_MS = 120_000
 MB = 1024 * 1024
@@ -298,11 +298,6 @@ def median_of(visits: list[Visit]) -> Visit:
     )
 
 
-def game_pages(names: list[str] | None) -> list[str]:
-    """The game pages to measure: those asked for, else every game notebook that exists."""
-    return [name for name in (names or GAME_NOTEBOOKS) if (NOTEBOOK_DIR / f"{name}.ipynb").exists()]
-
-
 def report_pages(reference: Visit, measured: dict[str, Visit]) -> None:
     """Print each page's figures as ratios against the trivial notebook, with the targets."""
     print(f"trivial notebook: interactive {reference.interactive:.2f} s, echo {reference.latency:.3f} s, ", end="")
@@ -329,9 +324,8 @@ def idle_pool(served: Served, pages: int, pool: int, settle: float) -> int:
 
 def measure_pool(browser, pool: int, measured: list[str], baseline: dict[str, Visit]) -> None:
     """Restart the game server with a pool of pre-heated kernels; print what it holds idle and what it gains."""
-    notebooks = len(list(NOTEBOOK_DIR.glob("*.ipynb")))
     with serve(NOTEBOOK_DIR, pool) as served:
-        held = idle_pool(served, notebooks - 1, pool, settle=30)  # the index is left out of the pool
+        held = idle_pool(served, len(NOTEBOOKS) - 1, pool, settle=30)  # the index is left out of the pool
         print(f"POOL={pool}: {len(served.kernels())} idle kernels hold {held / MB:.0f} MB", end="")
         print(f" (server and kernels {served.memory() / MB:.0f} MB)")
         for name in measured:
@@ -344,10 +338,14 @@ def measure_pool(browser, pool: int, measured: list[str], baseline: dict[str, Vi
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--rounds", type=int, default=2, help="visits per page (the median is printed)")
-    parser.add_argument("--pages", nargs="*", help="game notebooks by name (default: every game page)")
+    parser.add_argument(
+        "--pages", nargs="*", choices=GAME_NOTEBOOKS, help="game notebooks by name (default: every game page)"
+    )
     parser.add_argument("--pool", type=int, default=0, help="also measure `make app POOL=N` (0: skip)")
     args = parser.parse_args()
-    names = game_pages(args.pages)
+    if args.rounds < 1:
+        parser.error("--rounds must be 1 or more")
+    names = args.pages or list(GAME_NOTEBOOKS)
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as playwright, tempfile.TemporaryDirectory() as scratch:
