@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
+import comm
 import ipywidgets as widgets
 import pytest
 from ipywidgets.widgets import widget as widget_module
@@ -196,3 +197,73 @@ def test_what_was_made_opens_even_when_the_block_fails_and_a_widget_closed_in_it
         raise RuntimeError("the build failed")
     assert kept.comm is not None and inner.comm is not None
     assert closed.comm is None
+
+
+@pytest.fixture
+def published(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[tuple[str, str]]]:
+    """Every comm message the kernel publishes, as (message type, comm id): here comms publish nothing."""
+    messages: list[tuple[str, str]] = []
+
+    def publish(self: comm.base_comm.BaseComm, msg_type: str, *_: Any, **__: Any) -> None:
+        messages.append((msg_type, self.comm_id))
+
+    monkeypatch.setattr(comm.DummyComm, "publish_msg", publish)
+    yield messages
+
+
+@pytest.fixture
+def unheard(monkeypatch: pytest.MonkeyPatch, published: list[tuple[str, str]]) -> list[tuple[str, str]]:
+    """A kernel Voilà runs for a page that has not connected yet; yields what the kernel publishes."""
+    monkeypatch.setattr(batch, "_unheard", True)
+    monkeypatch.setattr(widgets.Widget, "_control_comm", None)
+    return published
+
+
+def test_voila_sets_the_variable_that_marks_a_page_kernel() -> None:
+    assert batch.started_for_a_voila_page({"VOILA_PREHEAT": "False"})
+    assert batch.started_for_a_voila_page({"VOILA_PREHEAT": "True"})
+    assert not batch.started_for_a_voila_page({"QUERY_STRING": ""})
+
+
+def test_before_a_voila_page_connects_a_table_sends_nothing_and_the_page_finds_all_of_it(
+    unheard: list[tuple[str, str]],
+) -> None:
+    table = SombreroTable.from_link(hatskit.new_game("sombrero"), ("reader", "greedy"), query="")
+    table.try_move(str(table.reader_moves()[0]))  # updates too stay in the kernel
+    assert unheard == []
+    states = widgets.Widget.get_manager_state()["state"]  # what the page's request_states receives
+    manager = comm.get_comm_manager()
+    for widget in [table, table.squares["e1"], table.message, table.layout]:
+        assert manager.get_comm(widget.model_id) is widget.comm  # the page's messages reach it
+        assert states[widget.model_id]["state"] == widget.get_state()
+    assert batch.page_may_hear() is False
+
+
+def test_once_the_page_opens_its_control_comm_every_message_goes_out(
+    unheard: list[tuple[str, str]], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    before = widgets.HTML("before")
+    monkeypatch.setattr(widgets.Widget, "_control_comm", object())  # the page loads every state
+    before.value = "changed"
+    after = widgets.HTML("after")
+    assert unheard[0] == ("comm_msg", before.model_id)
+    assert ("comm_open", after.model_id) in unheard and ("comm_open", after.layout.model_id) in unheard
+
+
+def test_a_message_from_the_page_ends_the_wait_and_is_answered(unheard: list[tuple[str, str]]) -> None:
+    button, echo = widgets.Button(), widgets.Label()
+    button.on_click(lambda _: setattr(echo, "value", "clicked"))
+    click(button)
+    assert batch.page_may_hear() is True
+    assert unheard == [("comm_msg", echo.model_id)]
+
+
+def test_an_output_widget_speaks_at_once_because_voila_routes_what_is_printed_into_it(
+    unheard: list[tuple[str, str]],
+) -> None:
+    out = widgets.Output()
+    out.msg_id = "a cell's request"
+    assert [message for message in unheard if message[1] == out.model_id] == [
+        ("comm_open", out.model_id),
+        ("comm_msg", out.model_id),
+    ]

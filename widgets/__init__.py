@@ -1,5 +1,6 @@
 """ipywidgets views over hatskit: one table view per game on a shared frame."""
 
+from widgets.batch import install
 from widgets.frame import TableFrame
 from widgets.hats import HatsTable
 from widgets.hats_off import HatsOffTable
@@ -7,6 +8,8 @@ from widgets.later import on_request
 from widgets.madder import MadderTable
 from widgets.scheduler import ManualClock, Scheduler
 from widgets.sombrero import SombreroTable
+
+install()  # every widget of a Voilà page waits for the page to connect (widgets/batch.py)
 
 __all__ = [
     "HatsOffTable",

@@ -29,23 +29,39 @@ as soon as made and were changed at once by the table's first showing: a
 Sombrero page sent 259 updates after its 190 widgets, each a message for the
 kernel to send and Voila to read before it could send the page.
 
+Nothing is sent before a Voilà page connects (:func:`page_may_hear`). Voilà
+runs the whole notebook before it sends the page, and the page then asks the
+kernel for every widget's state in one message. Every widget's "comm open"
+(its whole state) and every update sent before that reached nobody but Voilà,
+which read each of them (four fifths of a game page's kernel messages: 142 of
+176 on Hats, 187 of 224 on Sombrero) before it could send the page. So in a
+kernel Voilà started for a page, a widget's comm is registered in the kernel
+without a message, and its updates stay in the kernel, until the page opens
+ipywidgets' control comm to load the states, or sends any message at all.
+Output widgets are the exception: Voilà reads their messages to route what is
+printed into them. In JupyterLab, nbval, pytest and the static site nothing of
+this applies (the page listens from the start, or no page exists).
+
 How it hooks in: :func:`install` wraps five methods of ``ipywidgets.Widget``:
 ``_send`` (where every update leaves the kernel), ``_handle_msg`` (where
 every message from the page arrives), and ``open``, ``send_state`` and
 ``close`` (where a widget's comm opens, its state goes out and its comm
-closes). ipywidgets has no setting for this; the wrappers change nothing
-outside a batch or an ``opened_whole`` block.
+closes). ipywidgets has no setting for this; outside a Voilà page that has not
+connected yet, the wrappers change nothing outside a batch or an
+``opened_whole`` block. The package installs them as it is imported.
 """
 
 from __future__ import annotations
 
+import os
 import pathlib
 import weakref
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from typing import Any
 
 import anywidget
+import comm
 import ipywidgets as widgets
 
 Message = dict[str, Any]
@@ -59,6 +75,14 @@ READER_ACTS = ("custom", "update")
 _held: dict[widgets.Widget, dict[str, Any]] | None = None  # the updates of the answer under way, per widget
 _channel: UpdateChannel | None = None
 _unopened: list[widgets.Widget] | None = None  # the widgets made inside opened_whole(), not yet sent
+
+
+def started_for_a_voila_page(environment: Mapping[str, str] = os.environ) -> bool:
+    """Whether Voilà started this kernel to run a page (it sets VOILA_PREHEAT for each, pooled or not)."""
+    return "VOILA_PREHEAT" in environment
+
+
+_unheard = started_for_a_voila_page()  # no page has connected yet to this kernel, which Voilà runs for one
 
 
 class UpdateChannel(anywidget.AnyWidget):
@@ -143,7 +167,7 @@ def _open_with_parts(widget: widgets.Widget, opening: set[int]) -> None:
         for part in state_leaves(getattr(widget, name)):
             if isinstance(part, widgets.Widget):
                 _open_with_parts(part, opening)
-    _direct_open(widget)
+    _open_now(widget)
 
 
 def state_leaves(value: Any) -> Iterator[Any]:
@@ -179,9 +203,42 @@ _direct_close: Callable[[widgets.Widget], None] = widgets.Widget.close
 _closed: weakref.WeakSet[widgets.Widget] = weakref.WeakSet()  # closed before they were opened
 
 
-def _open(self: widgets.Widget) -> None:
-    if _unopened is None or self.comm is not None:
+def page_may_hear() -> bool:
+    """Whether a page may hear this kernel's widget messages: False in a Voilà page's kernel until it connects.
+
+    The page connects by opening ipywidgets' control comm (to load every state) or by sending any widget
+    message (:func:`_handle_msg`); from then on every message goes out as ipywidgets sends it.
+    """
+    global _unheard
+    if _unheard and widgets.Widget._control_comm is not None:
+        _unheard = False
+    return not _unheard
+
+
+def _open_unheard(self: widgets.Widget) -> None:
+    """Give ``self`` a comm registered in the kernel, with no message: the page loads its state when it connects."""
+    unheard = comm.create_comm(target_name="jupyter.widget", primary=False, comm_id=self._model_id)
+    comm.get_comm_manager().register_comm(unheard)
+    unheard._closed = False  # open: it sends, and closing it says so
+    if hasattr(unheard, "kernel"):  # ipykernel's comm: ipywidgets sends only through one that has its kernel
+        from ipykernel.kernelbase import Kernel
+
+        unheard.kernel = Kernel.instance()
+    self.comm = unheard
+
+
+def _open_now(self: widgets.Widget) -> None:
+    if page_may_hear() or isinstance(self, widgets.Output):
         _direct_open(self)
+    else:
+        _open_unheard(self)
+
+
+def _open(self: widgets.Widget) -> None:
+    if self.comm is not None:
+        return
+    if _unopened is None:
+        _open_now(self)
     else:
         _unopened.append(self)
 
@@ -198,11 +255,15 @@ def _close(self: widgets.Widget) -> None:
 
 
 def _send(self: widgets.Widget, msg: Message, buffers: Any = None) -> None:
+    if not (page_may_hear() or isinstance(self, widgets.Output)):
+        return  # the page loads the whole state when it connects
     if not _hold(self, msg, buffers):
         _direct_send(self, msg, buffers)
 
 
 def _handle_msg(self: widgets.Widget, msg: Message) -> None:
+    global _unheard
+    _unheard = False  # a page that speaks listens
     if msg.get("content", {}).get("data", {}).get("method") not in READER_ACTS:
         _direct_handle(self, msg)
         return
