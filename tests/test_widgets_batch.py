@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from types import SimpleNamespace
 from typing import Any
 
 import comm
@@ -267,3 +268,17 @@ def test_an_output_widget_speaks_at_once_because_voila_routes_what_is_printed_in
         ("comm_open", out.model_id),
         ("comm_msg", out.model_id),
     ]
+
+
+def test_the_pages_request_for_every_state_is_answered_with_the_parts_made_on_first_reading(
+    unheard: list[tuple[str, str]], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A default layout or style is made when first read: made during the request, it broke ipywidgets' loop."""
+    line = widgets.HTML("made while the page runs")
+    answers: list[dict[str, Any]] = []
+    control = SimpleNamespace(send=lambda data, buffers=None: answers.append(data))
+    monkeypatch.setattr(widgets.Widget, "_control_comm", control)  # the page has opened its control comm
+    widgets.Widget._handle_control_comm_msg({"content": {"data": {"method": "request_states"}}})
+    (answer,) = answers
+    assert answer["method"] == "update_states"
+    assert {line.model_id, line.layout.model_id, line.style.model_id} <= set(answer["states"])

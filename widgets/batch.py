@@ -216,7 +216,15 @@ def page_may_hear() -> bool:
 
 
 def _open_unheard(self: widgets.Widget) -> None:
-    """Give ``self`` a comm registered in the kernel, with no message: the page loads its state when it connects."""
+    """Give ``self`` a comm registered in the kernel, with no message: the page loads its state when it connects.
+
+    Reading every synced trait first makes the parts ipywidgets makes on first reading (a default layout or
+    style), as ipywidgets' own ``open`` does by reading the state; each opens itself as it is made. Left to
+    the page's request for every state, they would be made while ipywidgets loops over the widgets, and the
+    request fails ("dictionary changed size during iteration").
+    """
+    for name in self.keys:
+        getattr(self, name)
     unheard = comm.create_comm(target_name="jupyter.widget", primary=False, comm_id=self._model_id)
     comm.get_comm_manager().register_comm(unheard)
     unheard._closed = False  # open: it sends, and closing it says so

@@ -3,8 +3,9 @@
 Each game notebook found in notebooks/ is opened in Voilà (served as `make app`
 does) and gets random clicks on the buttons of its tables and random key
 presses. Afterwards the kernel log (Voilà's output: a kernel's traceback is
-printed there) holds no traceback, the browser reported no console error and no
-uncaught page error, and a click on the first table is still answered.
+printed there) holds no traceback, the browser reported no console error, no
+uncaught page error and no request for the widgets' states left unanswered,
+and a click on the first table is still answered.
 """
 
 from __future__ import annotations
@@ -39,6 +40,10 @@ KEYS = ("Enter", " ", "Tab", "Shift+Tab", "ArrowLeft", "ArrowRight", "ArrowUp", 
 # Voilà's page template asks a CDN for MathJax; on a machine without internet that request fails and Chromium logs
 # it as a console error. It says nothing about the app, so it alone is set aside.
 OFFLINE = "Failed to load resource: net::ERR_NAME_NOT_RESOLVED"
+# Voilà's widget manager asks the kernel for every widget's state in one request; unanswered within 4 s, it asks
+# for the list of comms (this message) and then widget by widget, without a word in the console. A page that
+# sends it found its kernel failing that request.
+STATES_UNANSWERED = "comm_info_request"
 
 
 @pytest.fixture(scope="module")
@@ -56,7 +61,12 @@ def errors(page: Page) -> list[str]:
         if message.type == "error" and message.text != OFFLINE:
             seen.append(f"console: {message.text}")
 
+    def sent(payload: str | bytes) -> None:
+        if STATES_UNANSWERED in (payload if isinstance(payload, str) else payload.decode("latin-1")):
+            seen.append("the kernel did not answer the page's request for every widget's state")
+
     page.on("console", console)
+    page.on("websocket", lambda socket: socket.on("framesent", sent))
     page.on("pageerror", lambda error: seen.append(f"page error: {error}"))
     return seen
 
