@@ -11,6 +11,7 @@ from typing import Any
 
 import nbformat
 import pytest
+import tornado.web
 from traitlets.config import Config
 
 CONFIG_FILE = Path(__file__).resolve().parents[1] / "config" / "voila.py"
@@ -94,13 +95,27 @@ def test_untagged_cells_and_tagged_cells_that_never_ran_still_run(voila_config: 
     assert [cell.cell_type for cell in shown.cells] == ["code", "code", "markdown"]
 
 
-def test_a_game_page_gets_the_notebook_with_its_saved_outputs(voila_config: dict[str, Any]) -> None:
-    handler = SimpleNamespace(xsrf_token=b"token")
+def game_page() -> Any:
     live = code_cell("import widgets", [], tags=())
     live.execution_count = None  # a page that runs: it gets a kernel
-    notebook = nbformat.v4.new_notebook(cells=[live, code_cell("show()", [PICTURE])])
-    shown = voila_config["prelaunch_hook"](handler, notebook, cwd=".")
+    return nbformat.v4.new_notebook(cells=[live, code_cell("show()", [PICTURE])])
+
+
+def voila_handler(progressive_rendering: bool = False) -> SimpleNamespace:
+    settings = SimpleNamespace(progressive_rendering=progressive_rendering)
+    return SimpleNamespace(xsrf_token=b"token", voila_configuration=settings)
+
+
+def test_a_game_page_gets_the_notebook_with_its_saved_outputs(voila_config: dict[str, Any]) -> None:
+    shown = voila_config["prelaunch_hook"](voila_handler(), game_page(), cwd=".")
     assert [cell.cell_type for cell in shown.cells] == ["code", "raw"]
+
+
+def test_a_game_page_under_progressive_rendering_is_refused_with_a_sentence(voila_config: dict[str, Any]) -> None:
+    """Its widgets wait for the page to connect (widgets/batch.py): run progressively, its tables would never show."""
+    with pytest.raises(tornado.web.HTTPError, match="progressive_rendering off") as refused:
+        voila_config["prelaunch_hook"](voila_handler(progressive_rendering=True), game_page(), cwd=".")
+    assert refused.value.status_code == 500
 
 
 def test_a_style_sheet_is_written_once_a_page(voila_config: dict[str, Any]) -> None:

@@ -40,7 +40,10 @@ without a message, and its updates stay in the kernel, until the page opens
 ipywidgets' control comm to load the states, or sends any message at all.
 Output widgets are the exception: Voilà reads their messages to route what is
 printed into them. In JupyterLab, nbval, pytest and the static site nothing of
-this applies (the page listens from the start, or no page exists).
+this applies (the page listens from the start, or no page exists). Voilà's
+progressive rendering, where the page listens for each widget while the
+notebook runs, would never show the tables: config/voila.py refuses a game
+page under it with a sentence.
 
 How it hooks in: :func:`install` wraps five methods of ``ipywidgets.Widget``:
 ``_send`` (where every update leaves the kernel), ``_handle_msg`` (where
