@@ -218,6 +218,11 @@ def page_may_hear() -> bool:
     return not _unheard
 
 
+def _heard(widget: widgets.Widget) -> bool:
+    """Whether what ``widget`` sends may reach a page now (an Output widget's always does: Voilà routes it)."""
+    return page_may_hear() or isinstance(widget, widgets.Output)
+
+
 def _open_unheard(self: widgets.Widget) -> None:
     """Give ``self`` a comm registered in the kernel, with no message: the page loads its state when it connects.
 
@@ -232,14 +237,14 @@ def _open_unheard(self: widgets.Widget) -> None:
     comm.get_comm_manager().register_comm(unheard)
     unheard._closed = False  # open: it sends, and closing it says so
     if hasattr(unheard, "kernel"):  # ipykernel's comm: ipywidgets sends only through one that has its kernel
-        from ipykernel.kernelbase import Kernel
+        from ipykernel.kernelbase import Kernel  # here, not above: only a kernel's process comes this far
 
         unheard.kernel = Kernel.instance()
     self.comm = unheard
 
 
 def _open_now(self: widgets.Widget) -> None:
-    if page_may_hear() or isinstance(self, widgets.Output):
+    if _heard(self):
         _direct_open(self)
     else:
         _open_unheard(self)
@@ -266,7 +271,7 @@ def _close(self: widgets.Widget) -> None:
 
 
 def _send(self: widgets.Widget, msg: Message, buffers: Any = None) -> None:
-    if not (page_may_hear() or isinstance(self, widgets.Output)):
+    if not _heard(self):
         return  # the page loads the whole state when it connects
     if not _hold(self, msg, buffers):
         _direct_send(self, msg, buffers)
