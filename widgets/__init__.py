@@ -1,6 +1,5 @@
 """ipywidgets views over hatskit: one table view per game on a shared frame."""
 
-from widgets.batch import install
 from widgets.frame import TableFrame
 from widgets.hats import HatsTable
 from widgets.hats_off import HatsOffTable
@@ -8,8 +7,6 @@ from widgets.later import on_request
 from widgets.madder import MadderTable
 from widgets.scheduler import ManualClock, Scheduler
 from widgets.sombrero import SombreroTable
-
-install()  # every widget of a Voilà page waits for the page to connect (widgets/batch.py)
 
 __all__ = [
     "HatsOffTable",

@@ -51,7 +51,7 @@ every message from the page arrives), and ``open``, ``send_state`` and
 ``close`` (where a widget's comm opens, its state goes out and its comm
 closes). ipywidgets has no setting for this; outside a Voilà page that has not
 connected yet, the wrappers change nothing outside a batch or an
-``opened_whole`` block. The package installs them as it is imported.
+``opened_whole`` block. This module installs them as it is imported.
 """
 
 from __future__ import annotations
@@ -111,10 +111,9 @@ class UpdateChannel(anywidget.AnyWidget):
 
 
 def channel() -> UpdateChannel:
-    """The kernel's update channel, made (and the hooks installed) on first use."""
+    """The kernel's update channel, made on first use."""
     global _channel
     if _channel is None:
-        install()
         _channel = UpdateChannel()
     return _channel
 
@@ -150,7 +149,6 @@ def opened_whole() -> Iterator[None]:
     if _unopened is not None:
         yield
         return
-    install()
     _unopened = []
     try:
         yield
@@ -294,3 +292,6 @@ def install() -> None:
     widgets.Widget.open = _open
     widgets.Widget.send_state = _send_state
     widgets.Widget.close = _close
+
+
+install()  # every widget, the first one included, goes through the wrappers

@@ -24,7 +24,7 @@ import hatskit
 from hatskit.core import Event
 from hatskit.hats import KIND_NAMES, Exchange, cards_of_game
 from hatskit.render.common import event_html
-from tests.conftest import NOTEBOOK_DIR
+from tests.conftest import NOTEBOOK_DIR, NOTEBOOKS, REPO
 from widgets import HatsTable
 
 if TYPE_CHECKING:
@@ -32,7 +32,6 @@ if TYPE_CHECKING:
 
 ExpectEvaluated = Callable[["Locator", str, Any], None]
 
-REPO = Path(__file__).resolve().parents[2]
 SCREENSHOT = REPO / "docs" / "hats-table.png"
 GAMES = ("Hats", "Hats Off!", "Madder than a Hatter", "Sombrero")
 # What the table shows apart from the message line: hand and table cards with their tooltips, seats, status and
@@ -127,7 +126,7 @@ def expect_lit_positions(table: Locator, numbers: set[int]) -> None:
         expect(position(table, number)).to_have_class(re.compile(r"\bhk-legal\b"))
 
 
-@pytest.mark.parametrize("notebook", sorted(path.name for path in NOTEBOOK_DIR.glob("*.ipynb")))
+@pytest.mark.parametrize("notebook", [path.name for path in NOTEBOOKS])
 def test_every_notebook_renders_in_voila_with_its_code_hidden(
     notebook: str, voila: str, assert_rendered: Callable[[str, Path], None]
 ) -> None:  # the page as the server sends it: no browser, nothing drawn later

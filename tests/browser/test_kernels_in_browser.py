@@ -23,21 +23,19 @@ import json
 import re
 import time
 from collections.abc import Callable, Iterator
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 import psutil
 import pytest
 from playwright.sync_api import expect
 
-from tests.conftest import NOTEBOOK_DIR
+from tests.conftest import NOTEBOOK_DIR, REPO
 
 if TYPE_CHECKING:
     from playwright.sync_api import Page
 
     from tests.conftest import Server
 
-REPO = Path(__file__).resolve().parents[2]
 IDLE_SECONDS, INTERVAL_SECONDS = 30, 5  # shorter than voila.json's, longer than a busy machine takes to load a page
 CULLING = (
     f"--MappingKernelManager.cull_idle_timeout={IDLE_SECONDS}",
