@@ -75,7 +75,7 @@ th { background: #eee8d8; }
 .kit-position { font-size: 7.5pt; margin: 1mm 0 1.5mm; }
 .kit-position .hk-label { min-width: 9em; }
 .kit-position table { width: auto; }
-.kit-position .hk-sb-board { font-size: 1.4em; }
+.kit-position .hk-sb-frame { font-size: 1.4em; }
 .kit-position .hk-sb-board td { border: 0; }
 .kit-position .kit-inventories th, .kit-position .kit-inventories td { font-size: 10pt; }
 .kit-lesson-plan td:first-child { white-space: nowrap; font-weight: 600; }

@@ -4,6 +4,14 @@ A hatted piece wears a drawn sombrero (brim and crown) and a hatless piece is a
 bare disc, so the two differ in shape as well as colour. White's pieces are
 light discs, Black's dark ones; every square carries a title such as
 "e4: White, hatted" for screen readers and browser tests.
+
+A board sits in a frame of a fixed size (23.4em square, in the frame's own
+font size) that the browser draws only once it comes near the screen
+(``content-visibility: auto``): a page of many boards, such as the Sombrero
+notebook's, then draws the few on screen as it opens, not all of them (issue 9;
+benchmarks/README.md has the figures). The frame's size is the board's own, so
+the page's height never changes as a board is drawn, and nothing leaves the
+page: a screen reader, find-in-page and a jump to a square reach every board.
 """
 
 from __future__ import annotations
@@ -24,8 +32,12 @@ from hatskit.sombrero import (
     square_name,
 )
 
+# The frame holds the font size the board is measured in (JupyterLab's for tables, as the board had before
+# it had a frame); the board's 9 rows and 9 columns are 2.6em each: 23.4em.
 STYLE = """
-.hk-sb-board { border-collapse: collapse; margin: 4px 0; }
+.hk-sb-frame { font-size: var(--jp-ui-font-size1, 13px); margin: 4px 0;
+  content-visibility: auto; contain-intrinsic-size: auto 23.4em auto 23.4em; }
+.hk-sb-frame > .hk-sb-board { font-size: inherit; margin: 0; border-collapse: collapse; }
 .hk-sb-board td { width: 2.6em; height: 2.6em; padding: 0; text-align: center; vertical-align: middle; }
 .hk-sb-light { background: #f0d9b5; } .hk-sb-dark { background: #b58863; }
 .hk-sb-label { color: #555; font-size: .85em; font-weight: 600; }
@@ -86,7 +98,9 @@ def board_html(state: SombreroState, highlight: Iterable[str] | None = None, sta
         rows.append(f'<tr><td class="hk-sb-label">{rank + 1}</td>{cells}</tr>')
     files = "".join(f'<td class="hk-sb-label">{letter}</td>' for letter in FILES)
     rows.append(f"<tr><td></td>{files}</tr>")
-    table = f'<table class="hk-sb-board" aria-label="Sombrero board">{"".join(rows)}</table>'
+    table = (
+        f'<div class="hk-sb-frame"><table class="hk-sb-board" aria-label="Sombrero board">{"".join(rows)}</table></div>'
+    )
     line = f'<div class="hk-sb-status">{escape(status_text(state))}</div>' if status else ""
     return f'{style_tag()}<style>{STYLE}</style><div class="hk">{table}{line}</div>'
 

@@ -22,7 +22,7 @@ import hatskit
 from hatskit.sombrero import square_name
 
 if TYPE_CHECKING:
-    from playwright.sync_api import Locator
+    from playwright.sync_api import Locator, Page
 
     from tests.conftest import Server
 
@@ -125,3 +125,33 @@ def test_sombrero_capture_by_clicks_takes_the_hat(open_table: OpenTable, puzzle:
     expect(captured).to_have_count(1)
     expect(captured).to_have_attribute("title", "d4: Black, hatless; lost its hat in the last move (S3)")
     expect(table.locator(".hk-sb-turn")).to_contain_text("hats: White 4, Black 3")
+
+
+# The board pictures' frames a reader can open (not folded away in a closed answer), in page order.
+OPEN_FRAMES = ".hk-sb-frame:not(details:not([open]) *)"
+DRAWN = "frame => frame.firstElementChild.checkVisibility({ contentVisibilityAuto: true })"
+HEIGHT = "frame => frame.getBoundingClientRect().height"
+
+
+@pytest.mark.parametrize("width", [1280, 390])
+def test_board_pictures_are_drawn_near_the_screen_in_the_room_they_hold(
+    page: Page, voila: str, width: int, expect_evaluated: Callable[[Locator, str, Any], None]
+) -> None:
+    """The notebook's board pictures far below the screen wait to be drawn (issue 9); each, once scrolled to and
+    drawn, is exactly as tall as the room its frame held, so the page never moves under the reader."""
+    page.set_viewport_size({"width": width, "height": 800})
+    page.goto(f"{voila}/voila/render/{SOMBRERO_NOTEBOOK.name}")
+    page.locator(".hk-table").first.wait_for()
+    page.evaluate("window.scrollTo(0, 0)")
+    frames = page.locator(OPEN_FRAMES)
+    held = [(frame.evaluate(DRAWN), frame.evaluate(HEIGHT)) for frame in frames.all()]
+    waiting = [index for index, (drawn, _) in enumerate(held) if not drawn]
+    assert len(waiting) > len(held) // 2, f"only {len(waiting)} of {len(held)} board pictures waited to be drawn"
+    for index in waiting:
+        frame = frames.nth(index)
+        frame.scroll_into_view_if_needed()
+        expect_evaluated(frame, DRAWN, True)
+        drawn_height = frame.evaluate(HEIGHT)
+        assert abs(drawn_height - held[index][1]) < 0.5, (
+            f"board picture {index + 1}: {held[index][1]} -> {drawn_height} px"
+        )
