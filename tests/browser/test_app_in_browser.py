@@ -134,6 +134,26 @@ def test_every_notebook_renders_in_voila_with_its_code_hidden(
         assert_rendered(response.read().decode(), NOTEBOOK_DIR / notebook)
 
 
+# Records, as the page loads, whether Voilà's cells were ever shown before its scripts had moved them into the
+# page's shell (the Lumino widget that then holds them): each of the two would lay out the whole page.
+SHOWN_BEFORE_MOVED = """
+window.hkShownBeforeMoved = null;
+new MutationObserver(() => {
+  const cells = document.getElementById("rendered_cells");
+  if (cells !== null && cells.style.display !== "none" && window.hkShownBeforeMoved === null) {
+    window.hkShownBeforeMoved = !cells.classList.contains("lm-Widget");
+  }
+}).observe(document, { subtree: true, childList: true, attributes: true, attributeFilter: ["style", "class"] });
+"""
+
+
+def test_a_game_page_shows_its_cells_once_they_are_in_place(page: Page, voila: str) -> None:
+    page.add_init_script(SHOWN_BEFORE_MOVED)
+    page.goto(f"{voila}/voila/render/hats.ipynb")
+    expect(page.locator(".hk-table").first).to_be_visible()
+    assert page.evaluate("window.hkShownBeforeMoved") is False, "the cells showed before Voilà moved them"
+
+
 def test_index_names_every_game_and_links_to_hats(page: Page, voila: str) -> None:
     page.goto(f"{voila}/voila/render/index.ipynb")
     for game in GAMES:
