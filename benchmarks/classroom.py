@@ -48,7 +48,7 @@ from app import (
     trivial_notebook,
 )
 
-WATCH_EVERY_MS = 100
+WATCH_EVERY_MS = 100  # how often a tab checks for its control and its answer (see `opened`)
 
 
 @dataclass
