@@ -11,7 +11,7 @@ font size) that the browser draws only once it comes near the screen
 notebook's, then draws the few on screen as it opens, not all of them (issue 9;
 benchmarks/README.md has the figures). The frame's size is the board's own, so
 the page's height never changes as a board is drawn, and nothing leaves the
-page: a screen reader, find-in-page and a jump to a square reach every board.
+page: screen readers, find-in-page and printing still reach every board.
 """
 
 from __future__ import annotations
