@@ -59,12 +59,12 @@ PICKS = {
     "hats": 'button[title$=" in your hand"]',
     "sombrero": 'button.hk-sq[title*=": White"]',
 }
-# What a page's first click is aimed at: (the first element matching this, or None for the whole page; the
-# controls in it; whether the last one shown is meant rather than the first). Another game's: its last button.
-CONTROLS = {"trivial": (None, "button.bench-button", False)} | {
-    name: (".hk-table", pick, False) for name, pick in PICKS.items()
+# What a page's first click is aimed at: [the first element matching this, or None for the whole page; the
+# controls in it; whether the last one shown is meant rather than the first]. Another game's: its last button.
+CONTROLS = {"trivial": [None, "button.bench-button", False]} | {
+    name: [".hk-table", pick, False] for name, pick in PICKS.items()
 }
-OTHER_CONTROL = (".hk-table", "button:enabled", True)
+OTHER_CONTROL = [".hk-table", "button:enabled", True]
 TRIVIAL_CODE = """\
 import ipywidgets as widgets
 
@@ -195,9 +195,13 @@ def first_control(page, name: str):
 
     (A table's first button is "new game", which may redraw the same deal: no visible answer to wait for.)
     """
-    within, selector, last = CONTROLS.get(name, OTHER_CONTROL)
-    shown = page.wait_for_function(SHOWN, arg=[within, selector, last], polling="raf", timeout=TIMEOUT_MS)
+    shown = page.wait_for_function(SHOWN, arg=control_of(name), polling="raf", timeout=TIMEOUT_MS)
     return shown.as_element()
+
+
+def control_of(name: str) -> list[str | bool | None]:
+    """SHOWN's argument for a page: where its first control is, and which one (see CONTROLS)."""
+    return CONTROLS.get(name, OTHER_CONTROL)
 
 
 def answered_area(page, name: str):

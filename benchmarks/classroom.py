@@ -36,14 +36,13 @@ from app import (
     CHANGED,
     CHROMIUM,
     CHROMIUM_ARGS,
-    CONTROLS,
     MB,
     NOTEBOOK_DIR,
-    OTHER_CONTROL,
     PICKS,
     SHOWN,
     Served,
     answered_area,
+    control_of,
     serve,
     trivial_notebook,
 )
@@ -88,8 +87,7 @@ async def opened(page, name: str) -> float:
 
     Watched every 100 ms rather than every frame: 30 tabs checking on every frame would take CPU from the class.
     """
-    within, selector, last = CONTROLS.get(name, OTHER_CONTROL)
-    shown = await page.wait_for_function(SHOWN, arg=[within, selector, last], polling=WATCH_EVERY_MS)
+    shown = await page.wait_for_function(SHOWN, arg=control_of(name), polling=WATCH_EVERY_MS)
     area = answered_area(page, name)
     before = await area.inner_html()
     await shown.as_element().click()
