@@ -52,12 +52,12 @@ WIDGET_CSS = """
   color: #fff; font-weight: 700; }
 .hk-skip:focus { left: 8px; top: 8px; }
 .hk-table .hk-share { gap: 2px; padding-top: 4px; border-top: 1px solid #ddd; }
-/* Brief movement where a card or a hat has just moved (none for readers who ask for reduced motion). */
-.hk-table :is(.jupyter-button.hk-card, .hk-sq) { transition: background-color .25s, border-color .25s,
-  box-shadow .25s; }
-.hk-table .jupyter-button.hk-changed { animation: hk-arrive .35s ease-out; }
+/* Brief movement where a card or a hat has just moved (none for readers who ask for reduced motion). A
+   picked or lit card changes colour at once, without a fade, and an arriving card slides without growing:
+   every frame of movement is drawn again on every tab of a class (benchmarks/README.md, issue 9). */
+.hk-table .jupyter-button.hk-changed { animation: hk-arrive .3s ease-out; }
 .hk-table .hk-sq.hk-moved { animation: hk-flash .5s ease-out; }
-@keyframes hk-arrive { from { transform: translateY(-8px) scale(1.08); } to { transform: none; } }
+@keyframes hk-arrive { from { transform: translateY(-8px); } to { transform: none; } }
 @keyframes hk-flash { from { filter: brightness(1.35); } to { filter: none; } }
 @media (prefers-reduced-motion: reduce) { .hk-table * { transition: none !important; animation: none !important; } }
 .hk-table .widget-hbox { flex-wrap: wrap; }
