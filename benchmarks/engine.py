@@ -57,7 +57,7 @@ def bots_playout(seed: int) -> object:
     state = hatskit.new_game("hats", players=3, seed=seed).state.copy()
     rng = random.Random(seed)
     while state.to_move is not None:
-        state.apply(rollout_move(state, rng))
+        state.advance(rollout_move(state, rng))
     return state.score()
 
 

@@ -55,6 +55,10 @@ left out and is then derived:
 - Left out, ``deck`` is the cards listed nowhere, shuffled as shuffle number
   ``shuffles`` (default 0) of ``seed`` (default 0).
 
+A move is carried out by ``HatsState.advance``; ``apply`` is the same plus its
+narration (the events, with their ruling ids), told from what changed. The
+bots' simulations advance without narrating: nobody reads those stories.
+
 Notation: a card is its symbol and value (``♥5``) or ASCII name and value
 (``heart5``). Moves: ``♥5@2`` exchange onto position 2; ``black ♥5``;
 ``discard ♥5``; ``swap ♥5``, answered by the partner's ``back ♦3``.
@@ -327,22 +331,34 @@ class HatsState(TurnBased):
 
     def apply(self, move: HatsMove) -> list[Event]:
         """Carry out a legal move and narrate what it caused."""
+        seat, shuffles, cookie = self.to_move, self.shuffles, self.cookie
+        giver = self.pending.giver if self.pending is not None else None
+        self.advance(move)
+        assert seat is not None
+        if isinstance(move, Discard | Swap | Back):
+            return _optional_events(self, seat, move, giver, refilled=self.shuffles != shuffles)
+        return _main_events(self, seat, move) + _cookie_events(self, cookie) + _end_events(self)
+
+    def advance(self, move: HatsMove) -> None:
+        """Carry out a legal move without narrating it: for the bots' simulations, where nobody reads the story.
+
+        :meth:`apply` is this plus the narration, built from what changed.
+        """
         seat = self.to_move
         assert seat is not None
         self.hands[seat].remove(move.card)
         if isinstance(move, Discard | Swap | Back):
-            return self._apply_optional(seat, move)
+            self._advance_optional(seat, move)
+            return
         if isinstance(move, Exchange):
-            taken = self.table[move.position - 1]
+            self.collections[seat].append(self.table[move.position - 1])
             self.table[move.position - 1] = move.card
-            self.collections[seat].append(taken)
-            why = f"same type {move.card.kind}" if taken.kind == move.card.kind else f"{move.card} > {taken}"
-            text = f"{SEAT_NAMES[seat]} exchanged {move.card} for {taken} at position {move.position} ({why})"
-            events = [Event(text, "H2")]
         else:
             self.black_hats[seat].append(move.card)
-            events = [Event(f"{SEAT_NAMES[seat]} made a black hat (a card face down, 1 point)", "H3")]
-        return events + self._end_main_action(seat)
+        self.played[seat] += 1
+        self.optional_used = False
+        self.cookie = cookie_seat(self.collections, self.black_hats, self.cookie)
+        self.turn = None if all(count == MAIN_ACTIONS for count in self.played) else (seat + 1) % self.players
 
     def shuffle(self, cards: list[Card]) -> None:
         """Shuffle ``cards`` in place as this game's next shuffle."""
@@ -381,53 +397,22 @@ class HatsState(TurnBased):
 
     # -- effects ------------------------------------------------------------
 
-    def _apply_optional(self, seat: int, move: Discard | Swap | Back) -> list[Event]:
-        name = SEAT_NAMES[seat]
+    def _advance_optional(self, seat: int, move: Discard | Swap | Back) -> None:
         if isinstance(move, Swap):
             self.pending = PendingSwap(seat, move.card)
-            return [Event(f"{name} passed a card face down to {SEAT_NAMES[partner(seat)]}", "H5")]
+            return
         if isinstance(move, Back):
             assert self.pending is not None
-            giver = self.pending.giver
             self.hands[seat].append(self.pending.card)
-            self.hands[giver].append(move.card)
+            self.hands[self.pending.giver].append(move.card)
             self.pending = None
-            self.optional_used = True
-            return [Event(f"{name} passed a card back to {SEAT_NAMES[giver]}", "H5")]
-        events = self._refill_deck_if_empty()
-        self.discard.append(move.card)
-        self.hands[seat].append(self.deck.pop())
-        self.optional_used = True
-        return events + [Event(f"{name} discarded a card face down and drew a new one", "H4")]
-
-    def _refill_deck_if_empty(self) -> list[Event]:
-        if self.deck:
-            return []
-        self.deck, self.discard = self.discard, []
-        self.shuffle(self.deck)
-        return [Event(f"The deck ran out: the discard pile ({len(self.deck)} cards) is shuffled into a new deck", "H4")]
-
-    def _end_main_action(self, seat: int) -> list[Event]:
-        self.played[seat] += 1
-        self.optional_used = False
-        events = self._pass_cookie()
-        if all(count == MAIN_ACTIONS for count in self.played):
-            self.turn = None
-            favorites = ", ".join(f"{SEAT_NAMES[s]} {hand[0]}" for s, hand in enumerate(self.hands))
-            events.append(Event(f"Every player has made {MAIN_ACTIONS} main actions: the game ends", "H6"))
-            events.append(Event(f"Favorite hats revealed: {favorites}", "H6"))
         else:
-            self.turn = (seat + 1) % self.players
-        return events
-
-    def _pass_cookie(self) -> list[Event]:
-        holder, why = cookie_holder(self.collections, self.black_hats, self.cookie)
-        if holder == self.cookie:
-            return []
-        self.cookie = holder
-        if holder is None:
-            return [Event(f"The last cookie goes back to the napkin: {why}", "H10")]
-        return [Event(f"{SEAT_NAMES[holder]} takes the last cookie: {why}", "H10")]
+            if not self.deck:  # refilled before the discarded card joins the pile (H4 refill order)
+                self.deck, self.discard = self.discard, []
+                self.shuffle(self.deck)
+            self.discard.append(move.card)
+            self.hands[seat].append(self.deck.pop())
+        self.optional_used = True
 
     # -- scoring --------------------------------------------------------------
 
@@ -529,6 +514,57 @@ def _names(cards: Iterable[Card]) -> list[str]:
     return [str(card) for card in cards]
 
 
+# ---------------------------------------------------------------- narration
+
+
+def _optional_events(
+    state: HatsState, seat: int, move: Discard | Swap | Back, giver: int | None, refilled: bool
+) -> list[Event]:
+    """What an optional action (or a swap's answer) just did (H4, H5)."""
+    name = SEAT_NAMES[seat]
+    if isinstance(move, Swap):
+        return [Event(f"{name} passed a card face down to {SEAT_NAMES[partner(seat)]}", "H5")]
+    if isinstance(move, Back):
+        assert giver is not None
+        return [Event(f"{name} passed a card back to {SEAT_NAMES[giver]}", "H5")]
+    drawn = [Event(f"{name} discarded a card face down and drew a new one", "H4")]
+    if not refilled:
+        return drawn
+    pile = len(state.deck) + 1  # the new deck's size before the draw
+    return [Event(f"The deck ran out: the discard pile ({pile} cards) is shuffled into a new deck", "H4"), *drawn]
+
+
+def _main_events(state: HatsState, seat: int, move: HatsMove) -> list[Event]:
+    """What a main action just did (H2, H3)."""
+    if not isinstance(move, Exchange):
+        return [Event(f"{SEAT_NAMES[seat]} made a black hat (a card face down, 1 point)", "H3")]
+    taken = state.collections[seat][-1]
+    why = f"same type {move.card.kind}" if taken.kind == move.card.kind else f"{move.card} > {taken}"
+    text = f"{SEAT_NAMES[seat]} exchanged {move.card} for {taken} at position {move.position} ({why})"
+    return [Event(text, "H2")]
+
+
+def _cookie_events(state: HatsState, before: int | None) -> list[Event]:
+    """The last cookie changing hands, and why (H10)."""
+    if state.cookie == before:
+        return []
+    holder, why = cookie_holder(state.collections, state.black_hats, before)
+    if holder is None:
+        return [Event(f"The last cookie goes back to the napkin: {why}", "H10")]
+    return [Event(f"{SEAT_NAMES[holder]} takes the last cookie: {why}", "H10")]
+
+
+def _end_events(state: HatsState) -> list[Event]:
+    """The end of the game and the favorites revealed, once every seat has made its main actions (H6)."""
+    if state.turn is not None:
+        return []
+    favorites = ", ".join(f"{SEAT_NAMES[s]} {hand[0]}" for s, hand in enumerate(state.hands))
+    return [
+        Event(f"Every player has made {MAIN_ACTIONS} main actions: the game ends", "H6"),
+        Event(f"Favorite hats revealed: {favorites}", "H6"),
+    ]
+
+
 # ---------------------------------------------------------------- scoring
 
 
@@ -564,29 +600,56 @@ def favorite_line(seat: int, favorite: Card, collection: Sequence[Card]) -> Scor
 
 def distinct_types(collection: Sequence[Card], black_hats: int) -> int:
     """Types in a collection, all black hats together counting as one (H10)."""
-    return len({kind for kind, _ in collection}) + (1 if black_hats else 0)
+    return len({card.kind for card in collection}) + (1 if black_hats else 0)
 
 
 def cookie_holder(
     collections: Sequence[Sequence[Card]], black_hats: Sequence[Sequence[Card]], current: int | None
 ) -> tuple[int | None, str]:
     """Who holds the last cookie now, and why (H10)."""
-    counts = [distinct_types(c, len(b)) for c, b in zip(collections, black_hats, strict=True)]
-    best = max(counts)
-    leaders = [seat for seat, count in enumerate(counts) if count == best]
+    best, leaders, winners = _cookie_race(collections, black_hats)
+    holder = _cookie_winner(best, winners, current)
     if best == 0:
         return None, "nobody has collected a hat yet"
     if len(leaders) == 1:
-        return leaders[0], f"most different types ({best})"
-    keys = {seat: sorted(card.value for card in collections[seat]) + [99] for seat in leaders}
-    lowest = min(keys.values())
-    winners = [seat for seat in leaders if keys[seat] == lowest]
+        return holder, f"most different types ({best})"
     names = " and ".join(SEAT_NAMES[s] for s in leaders)
     if len(winners) == 1:
-        return winners[0], f"{names} tie on {_types(best)}; the lowest collected values decide"
-    if current in winners:
-        return current, f"{names} tie completely; the holder keeps it"
+        return holder, f"{names} tie on {_types(best)}; the lowest collected values decide"
+    if holder is not None:
+        return holder, f"{names} tie completely; the holder keeps it"
     return None, f"{names} tie completely and none of them held it"
+
+
+def cookie_seat(
+    collections: Sequence[Sequence[Card]], black_hats: Sequence[Sequence[Card]], current: int | None
+) -> int | None:
+    """Who holds the last cookie now (H10), without the reason :func:`cookie_holder` gives."""
+    best, _, winners = _cookie_race(collections, black_hats)
+    return _cookie_winner(best, winners, current)
+
+
+def _cookie_race(
+    collections: Sequence[Sequence[Card]], black_hats: Sequence[Sequence[Card]]
+) -> tuple[int, list[int], list[int]]:
+    """The most distinct types, the seats that have them, and those of them with the lowest values (H10)."""
+    counts = [distinct_types(c, len(b)) for c, b in zip(collections, black_hats, strict=True)]
+    best = max(counts)
+    leaders = [seat for seat, count in enumerate(counts) if count == best]
+    if len(leaders) == 1 or best == 0:
+        return best, leaders, leaders
+    keys = {seat: sorted(card.value for card in collections[seat]) + [99] for seat in leaders}
+    lowest = min(keys.values())
+    return best, leaders, [seat for seat in leaders if keys[seat] == lowest]
+
+
+def _cookie_winner(best: int, winners: Sequence[int], current: int | None) -> int | None:
+    """The holder: nobody before any hat is collected; the one winner; in a complete tie, the holder keeps it."""
+    if best == 0:
+        return None
+    if len(winners) == 1:
+        return winners[0]
+    return current if current in winners else None
 
 
 def _types(count: int) -> str:

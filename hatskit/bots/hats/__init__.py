@@ -90,7 +90,7 @@ class HatsBot(MonteCarloBot):
 
     def play_out(self, world: HatsState, move: HatsMove, seat: int) -> int:
         ending = world.copy()
-        ending.apply(move)
+        ending.advance(move)
         return finish(ending, seat, self.rng)
 
     def weigh_optional(self, view: dict[str, Any], legal: Sequence[HatsMove]) -> list[Estimate]:
@@ -116,10 +116,10 @@ class HatsBot(MonteCarloBot):
         """
         rng, ending = random.Random(seed), world.copy()
         if optional is not None:
-            ending.apply(optional)
+            ending.advance(optional)
         while ending.to_move != seat:  # the partner answers a swap
-            ending.apply(rollout_move(ending, rng))
-        ending.apply(quick_main_action(ending, seat))
+            ending.advance(rollout_move(ending, rng))
+        ending.advance(quick_main_action(ending, seat))
         return finish(ending, seat, rng, quick=True)
 
 
@@ -136,7 +136,7 @@ def finish(state: HatsState, seat: int, rng: random.Random, quick: bool = False)
     """
     while state.to_move is not None:
         own = quick and state.to_move == seat and state.pending is None
-        state.apply(quick_main_action(state, seat) if own else rollout_move(state, rng))
+        state.advance(quick_main_action(state, seat) if own else rollout_move(state, rng))
     return margin(state.score(), seat)
 
 

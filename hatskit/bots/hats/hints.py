@@ -26,6 +26,7 @@ from hatskit.hats import (
     HatsState,
     Swap,
     face_up_positions,
+    fits,
     parse_card,
     partner,
     sample_world,
@@ -36,7 +37,7 @@ _ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", 
 
 def exchange_targets(state: HatsState, card: Card) -> list[int]:
     """The table positions (1-based) where ``card`` may be exchanged: same type or higher value (H2)."""
-    return [position for position in state.positions() if state._exchange_ok(card, position)]
+    return [position for position, there in enumerate(state.table, start=1) if fits(card, there)]
 
 
 def describe(view: Mapping[str, Any], move: HatsMove) -> str:
