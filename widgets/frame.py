@@ -39,7 +39,8 @@ first showing (``opened_whole``); and the tables' parts share one style and
 one layout widget instead of a copy each (:mod:`widgets.parts`), so a page has
 fewer widgets and messages to load.
 
-Bots are paced by a :class:`~widgets.scheduler.Scheduler`: with ``bot_delay``
+Bots think at low CPU priority (:mod:`widgets.thinking`) and are paced by a
+:class:`~widgets.scheduler.Scheduler`: with ``bot_delay``
 0 they answer inside the click handler (what most tests use); with a positive
 delay their moves wait on the running asyncio loop (ipykernel's), or on a
 :class:`~widgets.scheduler.ManualClock` a test passes as ``clock``. Undo,
@@ -71,6 +72,7 @@ from widgets.scheduler import ManualClock, Scheduler
 from widgets.seats import SeatGuard
 from widgets.setup import READER, SEAT_KINDS, WIDE, SetupRow, check_seats
 from widgets.style import style_html
+from widgets.thinking import think
 
 __all__ = ["READER", "SEAT_KINDS", "TableFrame", "check_seats"]
 
@@ -385,7 +387,7 @@ class TableFrame(widgets.VBox):
             return
         follow = self.live
         start = self.game.ply
-        self.game.play(self.bot_move(seat))
+        self.game.play(think(partial(self.bot_move, seat)))  # at low priority: widgets/thinking.py
         if follow:
             self._moved_to(self.game.ply, narrate_from=min(self.narrated_from, start))
         else:
