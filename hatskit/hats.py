@@ -332,9 +332,9 @@ class HatsState(TurnBased):
     def apply(self, move: HatsMove) -> list[Event]:
         """Carry out a legal move and narrate what it caused."""
         seat, shuffles, cookie = self.to_move, self.shuffles, self.cookie
+        assert seat is not None
         giver = self.pending.giver if self.pending is not None else None
         self.advance(move)
-        assert seat is not None
         if isinstance(move, Discard | Swap | Back):
             return _optional_events(self, seat, move, giver, refilled=self.shuffles != shuffles)
         return _main_events(self, seat, move) + _cookie_events(self, cookie) + _end_events(self)

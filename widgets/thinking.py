@@ -45,8 +45,10 @@ def _thinker() -> ThreadPoolExecutor | None:
     if sys.platform != "linux":  # a thread's id is a process id only on Linux
         return None
     worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="hatskit-bot")
-    lowered = worker.submit(_lower_priority).result()
-    return worker if lowered else None
+    if worker.submit(_lower_priority).result():
+        return worker
+    worker.shutdown()  # refused: no idle thread is left behind
+    return None
 
 
 def _lower_priority() -> bool:
