@@ -34,13 +34,16 @@ import html
 import importlib.util
 import os
 import re
+from collections.abc import Callable
 
 import jinja2
+import jinja2.bccache
 import jinja2.utils
 import nbformat
 import tornado.web
 from nbconvert import HTMLExporter
 from nbconvert.filters import ansi2html
+from voila.exporter import VoilaExporter
 
 STYLE_ELEMENT = re.compile(r"<style>.*?</style>", re.S)  # as the pictures of hatskit.render write them
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
@@ -204,6 +207,50 @@ def compile_page_modules(packages: tuple[str, ...] = ("hatskit", "widgets")) -> 
         for directory in spec.submodule_search_locations if spec and spec.submodule_search_locations else []:
             compileall.compile_dir(directory, quiet=2)
 
+
+class TemplateBytecode(jinja2.BytecodeCache):
+    """The page templates, compiled once for the server's life instead of once a page.
+
+    Voilà makes a new nbconvert exporter, and with it a new Jinja environment, for every page it
+    renders, so Jinja parsed and compiled the whole lab template (about 20 files) again each time: a
+    third of Voilà's own CPU for a Hats page (benchmarks/README.md). Jinja checks each template's
+    source against the one its code was compiled from, so an edited template is compiled again.
+    Only Voilà's exporter uses it: the text pages' exporter compiles its templates without async.
+    """
+
+    def __init__(self) -> None:
+        self.compiled: dict[str, bytes] = {}
+
+    def load_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
+        if bucket.key in self.compiled:
+            bucket.bytecode_from_string(self.compiled[bucket.key])
+
+    def dump_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
+        self.compiled[bucket.key] = bucket.bytecode_to_string()
+
+
+def compiling_once(
+    create_environment: Callable[[VoilaExporter], jinja2.Environment],
+) -> Callable[[VoilaExporter], jinja2.Environment]:
+    """Voilà's `_create_environment`, giving every environment it makes one shared TemplateBytecode.
+
+    Given a function it made itself, it returns that function: read twice in one process (the tests
+    read it once a test), this file still wraps Voilà's function only once.
+    """
+    if hasattr(create_environment, "bytecode"):
+        return create_environment
+    bytecode = TemplateBytecode()
+
+    def create(exporter: VoilaExporter) -> jinja2.Environment:
+        environment = create_environment(exporter)
+        environment.bytecode_cache = bytecode
+        return environment
+
+    create.bytecode = bytecode  # type: ignore[attr-defined]
+    return create
+
+
+VoilaExporter._create_environment = compiling_once(VoilaExporter._create_environment)
 
 # Voilà looks for page templates in the Jupyter data directories (JUPYTER_PATH first). Read before
 # Voilà collects its templates (the app and the server extension both load this file first), this

@@ -9,6 +9,7 @@ from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
 
+import jinja2
 import nbformat
 import pytest
 import tornado.web
@@ -126,3 +127,39 @@ def test_a_style_sheet_is_written_once_a_page(voila_config: dict[str, Any]) -> N
     assert f"{board}<b>♥0</b>" in first.source
     assert f'text/html">{legend}<b>♥1</b>' in second.source and 'text/html"><b>♥0</b>' in second.source
     assert cells[0].outputs[0].data["text/html"].startswith(board)  # the notebook read from disk is left alone
+
+
+def counting_compiles(environment: jinja2.Environment, compiled: list[str]) -> jinja2.Environment:
+    """``environment``, noting in ``compiled`` the name of every template it parses and compiles."""
+    compile_source = environment.compile
+
+    def compile_noted(source: str, name: str | None = None, *args: Any, **kwargs: Any) -> Any:
+        compiled.append(name or "")
+        return compile_source(source, name, *args, **kwargs)
+
+    environment.compile = compile_noted  # type: ignore[method-assign]
+    return environment
+
+
+def test_voilas_page_templates_are_compiled_once_for_the_server(voila_config: dict[str, Any]) -> None:
+    """Voilà makes a Jinja environment for every page; the second page's template comes compiled."""
+    templates = {"page.j2": "{{ name }} has {{ 2 + 3 }} hats"}
+    create = voila_config["compiling_once"](lambda exporter: jinja2.Environment(loader=jinja2.DictLoader(templates)))
+    compiled: list[str] = []
+    pages = [counting_compiles(create(None), compiled).get_template("page.j2").render(name="Ana") for _ in range(2)]
+    assert pages == ["Ana has 5 hats"] * 2
+    assert compiled == ["page.j2"]
+    templates["page.j2"] = "{{ name }} has no hats"  # an edited template is compiled again
+    assert counting_compiles(create(None), compiled).get_template("page.j2").render(name="Ben") == "Ben has no hats"
+    assert compiled == ["page.j2", "page.j2"]
+
+
+def test_the_settings_file_gives_voilas_exporter_the_compiled_templates(monkeypatch: pytest.MonkeyPatch) -> None:
+    from voila.exporter import VoilaExporter
+
+    run_settings_file(monkeypatch)
+    create_environment = VoilaExporter._create_environment
+    run_settings_file(monkeypatch)  # read again in the same process: Voilà's function is wrapped once
+    assert VoilaExporter._create_environment is create_environment
+    environment = VoilaExporter(template_name="lab").environment
+    assert environment.bytecode_cache is create_environment.bytecode
