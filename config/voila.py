@@ -26,7 +26,8 @@ page's kernel.
   for the culler set in voila.json.
 
 As the server starts, it also writes the bytecode of hatskit and widgets
-(`compile_page_modules`).
+(`compile_page_modules`), and has Voilà compile its page templates once for
+the server's life rather than once a page (`TemplateBytecode`).
 """
 
 import compileall

@@ -1,4 +1,5 @@
-"""config/voila.py, the settings file Voilà reads as it starts: the bytecode it writes, the cells shown as saved."""
+"""config/voila.py, the settings file Voilà reads as it starts: the bytecode it writes, the cells shown as saved,
+the page templates compiled once."""
 
 from __future__ import annotations
 
