@@ -13,7 +13,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 INSTALLED := $(VENV)/.hatskit-installed
 
-.PHONY: app test lint site
+.PHONY: app test check lint site
 
 # Voilà reads its settings and its hook (config/voila.json, config/voila.py) from JUPYTER_CONFIG_PATH;
 # the browser tests start it the same way (tests/browser/conftest.py, app_command).
@@ -26,6 +26,10 @@ app: $(INSTALLED)
 # taking whole files: a notebook's cells run in order in one kernel, a browser file shares its servers.
 test: lint
 	$(BIN)/pytest --nbval tests notebooks -n 2 --dist loadfile $(PYTEST_ARGS)
+
+# The quick loop: ruff and every test that needs no browser and builds no environment, on every core.
+check: lint
+	$(BIN)/pytest tests --ignore=tests/browser -m "not slow and not site" -n auto $(PYTEST_ARGS)
 
 lint: $(INSTALLED)
 	$(BIN)/ruff check .

@@ -90,7 +90,7 @@ def load(source: str | Mapping[str, Any]) -> Game:
     if "moves" in data:
         return _replay(spec, data)
     state = spec.load_position(data)
-    return Game(spec, {"game": spec.game_id, "start": state.position()}, [state])
+    return Game(spec, {"game": spec.game_id, "start": spec.save_position(state)}, [state])
 
 
 def _as_mapping(source: str | Mapping[str, Any]) -> Mapping[str, Any]:

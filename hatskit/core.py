@@ -26,6 +26,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import asdict, dataclass, field, fields
 from typing import Any, NamedTuple, Protocol, Self
 
+from hatskit.drawing import scoresheet_html, style_tag
+
 # The players' names, seat 0 first; a game seats as many as it takes.
 PLAYER_NAMES = ("Ana", "Ben", "Cleo", "Dev", "Eli")
 
@@ -131,8 +133,6 @@ class ScoreSheet:
         return f"<ScoreSheet totals={self.totals}{teams} final={self.final}>"
 
     def _repr_html_(self) -> str:
-        from hatskit.render.common import scoresheet_html, style_tag
-
         return style_tag() + scoresheet_html(self)
 
 
@@ -167,29 +167,26 @@ class EndPhase:
 
 
 class State(Protocol):
-    """What a game module's state class offers; the rules live there.
+    """What a game's state class offers: the rules, and nothing else.
 
     Several seats may act at once (a race in Hats Off!): ``acting`` names them,
     and a move knows its seat (``seat_of``). A turn-based game inherits all of
-    that from :class:`TurnBased` and only says ``to_move``.
+    that from :class:`TurnBased` and only says ``to_move``. ``advance`` carries
+    out a move and tells nothing: the game's narration tells it afterwards from
+    the states before and after (:meth:`GameSpec.apply`), so a bot's simulation
+    formats no sentence it will not read.
     """
 
-    @property
-    def to_move(self) -> int | None: ...
     @property
     def acting(self) -> tuple[int, ...]: ...
     @property
     def is_over(self) -> bool: ...
     def seat_of(self, move: Any) -> int: ...
+    def seat_names(self) -> tuple[str, ...]: ...
     def legal_moves(self, seat: int | None = None) -> list[Any]: ...
     def why_illegal(self, move: Any) -> str | None: ...
-    def apply(self, move: Any) -> list[Event]: ...
+    def advance(self, move: Any) -> None: ...
     def copy(self) -> Self: ...
-    def score(self) -> ScoreSheet: ...
-    def outcome(self) -> Outcome | None: ...
-    def view(self, seat: int | None) -> dict[str, Any]: ...
-    def position(self) -> dict[str, Any]: ...
-    def seat_names(self) -> tuple[str, ...]: ...
 
 
 class TurnBased:
@@ -213,26 +210,54 @@ class TurnBased:
 
 @dataclass(frozen=True)
 class GameSpec:
-    """How the generic machinery builds, parses, loads, draws and seats bots for one game.
+    """What kind of game one game is, and the functions that start, tell, score, save and draw it.
 
-    This is a game's one registration point: ``hatskit.GAMES`` lists the specs.
-    ``sample_world`` builds a full state that agrees with one seat's view, the
-    cards that seat cannot see dealt at random (a perfect-information game
-    loads the view as it is): it is how bots think without reading the game.
-    ``bot_module`` names the module whose ``BOTS`` maps a bot kind to a factory
-    taking a seed; it is imported only when a bot is asked for.
-    ``options_type`` is a dataclass of rule options; a field whose metadata has
-    ``"players"`` applies only to those player counts (views offer it only there).
+    This is a game's one registration point: ``hatskit.GAMES`` lists the specs,
+    and every generic part (the ``Game`` wrapper, bots, views, the index) reads
+    a game's nature here, as OpenSpiel's ``GameType`` does: its ``title``, the
+    player counts it takes (``players``), whether several seats may act at once
+    (``simultaneous``), whether a seat may not see everything
+    (``hidden_information``) and whether shuffles or falls decide things no seat
+    chooses (``chance``).
+
+    The functions come from the game package's files, one concern each:
+    ``parse_move`` (moves), ``narrate`` (narration: the events of a move, told
+    from the states before and after it), ``score`` and ``outcome`` (scoring),
+    ``new_state``, ``load_position``, ``save_position``, ``view`` and
+    ``sample_world`` (positions: ``sample_world`` builds a full state that agrees
+    with one seat's view, the cards that seat cannot see dealt at random, which
+    is how bots think without reading the game) and ``render`` (the table as
+    HTML, from the state and an optional viewing seat). ``bot_module`` names the
+    module whose ``BOTS`` maps a bot kind to a factory taking a seed; it is
+    imported only when a bot is asked for. ``options_type`` is a dataclass of
+    rule options; a field whose metadata has ``"players"`` applies only to those
+    player counts (views offer it only there).
     """
 
     game_id: str
+    title: str
+    players: tuple[int, ...]
+    simultaneous: bool
+    hidden_information: bool
+    chance: bool
     options_type: type
-    new_state: Callable[[int | None, int, Any], State]
     parse_move: Callable[[str], Any]
+    new_state: Callable[[int | None, int, Any], State]
     load_position: Callable[[Mapping[str, Any]], State]
-    render_html: Callable[[Any], str]  # takes the game's own state class
+    save_position: Callable[[Any], dict[str, Any]]  # each takes the game's own state class
+    view: Callable[[Any, int | None], dict[str, Any]]
     sample_world: Callable[[Mapping[str, Any], random.Random], State]
+    narrate: Callable[[Any, Any, Any], list[Event]]
+    score: Callable[[Any], ScoreSheet]
+    outcome: Callable[[Any], Outcome | None]
+    render: Callable[..., str]
     bot_module: str
+
+    def apply(self, state: State, move: Any) -> tuple[State, list[Event]]:
+        """A legal ``move`` carried out on a copy of ``state``, and the events it caused (``state`` is unchanged)."""
+        after = state.copy()
+        after.advance(move)
+        return after, self.narrate(state, after, move)
 
 
 def make_options(options_type: type, given: Mapping[str, Any], game_id: str) -> Any:
@@ -418,8 +443,9 @@ class Game:
 
     @property
     def to_move(self) -> int | None:
-        """The seat to move in a turn-based position (None when over, or when several may act)."""
-        return self.state.to_move
+        """The one acting seat when exactly one seat may act; None when the game is over or several may act."""
+        acting = self.state.acting
+        return acting[0] if len(acting) == 1 else None
 
     @property
     def acting(self) -> tuple[int, ...]:
@@ -473,6 +499,12 @@ class Game:
             raise UsageError(f"a seat is a whole number from 0 to {len(self.seat_names) - 1}{also}, not {brief(seat)}")
         return seat
 
+    def check_ply(self, ply: object) -> int:
+        """``ply`` if it is one of this game's plies (0 to ``self.ply``; not a bool), else a UsageError."""
+        if isinstance(ply, bool) or not isinstance(ply, int) or not 0 <= ply <= self.ply:
+            raise UsageError(f"a ply of this game is a whole number from 0 to {self.ply}, not {brief(ply)}")
+        return ply
+
     def legal_moves(self, seat: int | None = None) -> list[Any]:
         """The legal moves of ``seat``, or of every acting seat when no seat is named."""
         seat = self.check_seat(seat)
@@ -496,8 +528,7 @@ class Game:
         reason = "the game is over" if self.is_over else self.state.why_illegal(parsed)
         if reason is not None:
             raise IllegalMoveError(str(parsed), reason)
-        after = self.state.copy()
-        caused = after.apply(parsed)
+        after, caused = self.spec.apply(self.state, parsed)
         self.states.append(after)
         self.moves.append(parsed)
         self.events.append(caused)
@@ -513,19 +544,18 @@ class Game:
 
     def state_at(self, ply: int) -> Game:
         """The game as it stood after ``ply`` moves (a separate object)."""
-        if isinstance(ply, bool) or not isinstance(ply, int) or not 0 <= ply <= self.ply:
-            raise UsageError(f"a ply of this game is a whole number from 0 to {self.ply}, not {brief(ply)}")
+        self.check_ply(ply)
         return Game(self.spec, self.head, self.states[: ply + 1], self.moves[:ply], self.events[:ply])
 
     def score(self) -> ScoreSheet:
-        return self.state.score()
+        return self.spec.score(self.state)
 
     def outcome(self) -> Outcome | None:
-        return self.state.outcome()
+        return self.spec.outcome(self.state)
 
     def view(self, seat: int | None) -> dict[str, Any]:
         """What ``seat`` may see now (None: a spectator who sees only the public)."""
-        return self.state.view(self.check_seat(seat))
+        return self.spec.view(self.state, self.check_seat(seat))
 
     def seat_view(self, seat: int) -> SeatView:
         """All that ``seat`` may know of this game: what bots and hints are given."""
@@ -537,10 +567,10 @@ class Game:
 
     def position(self) -> dict[str, Any]:
         """A JSON-safe snapshot of the current position, loadable by ``load``."""
-        return self.state.position()
+        return self.spec.save_position(self.state)
 
     def _repr_html_(self) -> str:
-        return self.spec.render_html(self.state)
+        return self.spec.render(self.state)
 
     def __repr__(self) -> str:
         return f"<Game {self.game_id} ply={self.ply} to_move={self.to_move}>"
@@ -573,6 +603,11 @@ class SeatView:
     def seat_names(self) -> tuple[str, ...]:
         return self._game.seat_names
 
+    @property
+    def spec(self) -> GameSpec:
+        """The game's rules as functions (no position): a bot scores and advances its own sampled worlds with them."""
+        return self._game.spec
+
     def view(self) -> dict[str, Any]:
         return self._game.view(self.seat)
 
@@ -588,13 +623,11 @@ class SeatView:
 
     def past_views(self) -> list[dict[str, Any]]:
         """This seat's view after each ply so far, the current one last (what it has seen)."""
-        return [state.view(self.seat) for state in self._game.states]
+        return [self._game.spec.view(state, self.seat) for state in self._game.states]
 
     def view_at(self, ply: int) -> dict[str, Any]:
         """This seat's view as it was after ``ply`` moves: one past view, without building them all."""
-        if not 0 <= ply <= self.ply:
-            raise HatskitError(f"ply {ply} is outside this game's 0..{self.ply}")
-        return self._game.states[ply].view(self.seat)
+        return self._game.spec.view(self._game.states[self._game.check_ply(ply)], self.seat)
 
     def sample_world(self, rng: random.Random) -> State:
         """A full state that agrees with this seat's view, the unseen cards dealt by ``rng``."""

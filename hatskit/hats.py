@@ -919,19 +919,33 @@ def _cookie_from(state: HatsState, data: Mapping[str, Any]) -> int | None:
     raise RecordError(f"field 'cookie' must be {' or '.join(choices)}, not {shown}: {why} (H10)")
 
 
-def _render(state: HatsState) -> str:
-    from hatskit.render.hats import table_html  # the renderer imports this module
+def _render(state: HatsState, seat: int | None = None) -> str:
+    from hatskit.render.hats import table_html  # TRANSITION: the renderer imports this module
 
-    return table_html(state)
+    return table_html(state, seat)
+
+
+def _narrate(before: HatsState, after: HatsState, move: object) -> list:
+    return before.copy().apply(move)  # TRANSITION: told by carrying the move out again
 
 
 SPEC = GameSpec(
     game_id="hats",
+    title="Hats",
+    players=(2, 3, 4),
+    simultaneous=False,
+    hidden_information=True,
+    chance=True,
     options_type=HatsOptions,
-    new_state=new_state,
     parse_move=parse_move,
+    new_state=new_state,
     load_position=load_position,
-    render_html=_render,
+    save_position=HatsState.position,
+    view=HatsState.view,
     sample_world=sample_world,
+    narrate=_narrate,
+    score=HatsState.score,
+    outcome=HatsState.outcome,
+    render=_render,
     bot_module="hatskit.bots.hats",
 )

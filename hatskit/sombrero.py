@@ -339,6 +339,10 @@ class SombreroState(TurnBased):
             return f"the game is over: {self.outcome()}"
         return self._origin_reason(move) or self._target_reason(move)
 
+    def advance(self, move: object) -> None:
+        """TRANSITION: carry out a legal move; the story it returns is dropped."""
+        self.apply(move)
+
     def apply(self, move: SombreroMove) -> list[Event]:
         """Carry out a legal action, its captures and what follows them; narrate it all."""
         seat = self.turn
@@ -676,19 +680,33 @@ def _check_last_captures(state: SombreroState) -> None:
         )
 
 
-def _render(state: SombreroState) -> str:
-    from hatskit.render.sombrero import board_html  # the renderer imports this module
+def _render(state: SombreroState, seat: int | None = None) -> str:
+    from hatskit.render.sombrero import board_html  # TRANSITION: the renderer imports this module
 
     return board_html(state)
 
 
+def _narrate(before: SombreroState, after: SombreroState, move: object) -> list:
+    return before.copy().apply(move)  # TRANSITION: told by carrying the move out again
+
+
 SPEC = GameSpec(
     game_id="sombrero",
+    title="Sombrero",
+    players=(2,),
+    simultaneous=False,
+    hidden_information=False,
+    chance=False,
     options_type=SombreroOptions,
-    new_state=new_state,
     parse_move=parse_move,
+    new_state=new_state,
     load_position=load_position,
-    render_html=_render,
+    save_position=SombreroState.position,
+    view=SombreroState.view,
     sample_world=sample_world,
+    narrate=_narrate,
+    score=SombreroState.score,
+    outcome=SombreroState.outcome,
+    render=_render,
     bot_module="hatskit.bots.sombrero",
 )

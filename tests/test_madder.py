@@ -648,7 +648,7 @@ def test_the_picture_hides_other_hands_and_haberdashers_and_marks_the_first_line
 
 
 def test_a_sheet_of_rounds_shows_each_round_and_the_game_total() -> None:
-    from hatskit.render.common import scoresheet_html
+    from hatskit.drawing import scoresheet_html
 
     html = scoresheet_html(last_haberdasher(["Boater", "Boater"]).score())
     assert "<th>round</th>" in html and "round 2 total" in html and "game total" in html

@@ -70,31 +70,34 @@ class SnapState:
     def why_illegal(self, move: Tap) -> str | None:
         return None if move.seat in self.acting else f"{NAMES[move.seat]} may not tap now"
 
-    def apply(self, move: Tap) -> list[Event]:
+    def advance(self, move: Tap) -> None:
         self.wins[move.seat] += 1
-        return [Event(f"{NAMES[move.seat]} tapped first", "O3")]
 
     def copy(self) -> Self:
         return type(self)(list(self.wins))
 
-    def score(self) -> ScoreSheet:
-        lines = tuple(ScoreLine(seat, "rounds", wins, "rounds won") for seat, wins in enumerate(self.wins))
-        return ScoreSheet(lines, NAMES, final=self.is_over)
-
-    def outcome(self) -> Outcome | None:
-        if not self.is_over:
-            return None
-        best = max(self.wins)
-        return Outcome((self.wins.index(best),), f"{NAMES[self.wins.index(best)]} wins the snap")
-
-    def view(self, seat: int | None) -> dict[str, Any]:
-        return {"seat": seat, "wins": list(self.wins), "acting": list(self.acting)}
-
-    def position(self) -> dict[str, Any]:
-        return {"game": "snap", "wins": list(self.wins)}
-
     def seat_names(self) -> tuple[str, ...]:
         return NAMES
+
+
+def narrate(before: SnapState, after: SnapState, move: Tap) -> list[Event]:
+    return [Event(f"{NAMES[move.seat]} tapped first", "O3")]
+
+
+def score(state: SnapState) -> ScoreSheet:
+    lines = tuple(ScoreLine(seat, "rounds", wins, "rounds won") for seat, wins in enumerate(state.wins))
+    return ScoreSheet(lines, NAMES, final=state.is_over)
+
+
+def outcome(state: SnapState) -> Outcome | None:
+    if not state.is_over:
+        return None
+    best = max(state.wins)
+    return Outcome((state.wins.index(best),), f"{NAMES[state.wins.index(best)]} wins the snap")
+
+
+def view(state: SnapState, seat: int | None) -> dict[str, Any]:
+    return {"seat": seat, "wins": list(state.wins), "acting": list(state.acting)}
 
 
 def parse_tap(text: str) -> Tap:
@@ -106,12 +109,22 @@ def parse_tap(text: str) -> Tap:
 
 SPEC = GameSpec(
     game_id="snap",
+    title="Snap",
+    players=(3,),
+    simultaneous=True,
+    hidden_information=False,
+    chance=False,
     options_type=SnapOptions,
-    new_state=lambda players, seed, options: SnapState(),
     parse_move=parse_tap,
+    new_state=lambda players, seed, options: SnapState(),
     load_position=lambda data: SnapState(list(data["wins"])),
-    render_html=lambda state: "",
+    save_position=lambda state: {"game": "snap", "wins": list(state.wins)},
+    view=view,
     sample_world=lambda view, rng: SnapState(list(view["wins"])),
+    narrate=narrate,
+    score=score,
+    outcome=outcome,
+    render=lambda state, seat=None: "",
     bot_module="snap_bots",
 )
 

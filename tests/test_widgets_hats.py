@@ -17,8 +17,8 @@ from jupyter_client.manager import start_new_kernel
 import hatskit
 from hatskit import Game
 from hatskit.bots import Hint
+from hatskit.drawing import score_panel_html
 from hatskit.hats import Back, BlackHat, Discard, Exchange, Swap
-from hatskit.render.common import score_panel_html
 from widgets import HatsTable
 from widgets.batch import state_leaves
 from widgets.parts import is_shown

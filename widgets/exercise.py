@@ -21,7 +21,7 @@ from typing import Any
 import ipywidgets as widgets
 
 from hatskit import Game, HatskitError
-from hatskit.render.common import event_html
+from hatskit.drawing import event_html
 from widgets.parts import html_line, named_button, row, shared, style_of
 
 Goal = Callable[[Game, Any], tuple[bool, str]]

@@ -62,7 +62,7 @@ import ipywidgets as widgets
 
 from hatskit.bots import Bot, make_bot
 from hatskit.core import Game
-from hatskit.render.common import event_html, move_list_html, score_panel_html
+from hatskit.drawing import event_html, move_list_html, score_panel_html
 from widgets.access import TableAccess
 from widgets.batch import channel, opened_whole
 from widgets.clipboard import Clipboard

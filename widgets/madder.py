@@ -24,11 +24,11 @@ from typing import Any
 import ipywidgets as widgets
 
 from hatskit.core import EndPhase
+from hatskit.drawing import back_html, escape
 from hatskit.madder import DECLINE, DONE, Discard, HatAt, MadderOptions, MoveHat, Play, Swap, Take, card_set
 from hatskit.madder.cards import Ability, CardSet, is_premium, style_of
 from hatskit.madder.moves import LINE, SEAT_NAMES, Choice, Place
 from hatskit.madder.state import ABILITY, END, HABERDASHERS, MadderView
-from hatskit.render.common import back_html, escape
 from hatskit.render.madder import PHASE_WORDS, STYLE, inventory_html, line_html
 from widgets.frame import TableFrame
 from widgets.parts import column, html_line, named_button, row, set_face, set_marks, show

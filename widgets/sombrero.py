@@ -30,7 +30,7 @@ from urllib.parse import quote
 
 import ipywidgets as widgets
 
-from hatskit.render.common import escape
+from hatskit.drawing import escape
 from hatskit.render.sombrero import draw_counts, piece_svg
 from hatskit.sombrero import BLACK, FILES, SIDES, WHITE, Jump, Step, parse_square, square_name
 from widgets.frame import TableFrame

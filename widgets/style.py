@@ -3,7 +3,7 @@
 ipywidgets draw a Button as ``<button class="jupyter-button widget-button ...">``
 with the description as its text and the tooltip as its ``title``. The rules
 below turn such a button into a card (``hk-card`` and a type class such as
-``hk-k-heart``, from :data:`hatskit.render.common.CSS`) and mark its roles:
+``hk-k-heart``, from :data:`hatskit.drawing.CSS`) and mark its roles:
 ``hk-legal`` a target the selected piece may take, ``hk-selected`` the chosen
 piece, ``hk-hint`` the strong bot's suggestion, ``hk-changed`` a card the last
 moves changed (a corner star). Every mark changes the border *shape* or adds a
@@ -13,7 +13,7 @@ sign as well as a colour, so none is told by colour alone.
 
 from __future__ import annotations
 
-from hatskit.render.common import style_tag
+from hatskit.drawing import style_tag
 
 WIDGET_CSS = """
 .hk-table { font-family: system-ui, sans-serif; gap: 4px; }

@@ -7,7 +7,7 @@ import sys
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from hatskit.core import ScoreSheet, SeatView
+from hatskit.core import GameSpec, ScoreSheet, SeatView, State, UsageError
 
 
 def in_browser() -> bool:
@@ -41,6 +41,15 @@ class Bot(Protocol):
     def hint(self, seat_view: SeatView) -> Hint: ...
 
 
+def moves_of(seat_view: SeatView) -> list[Any]:
+    """The seat's legal moves, or a UsageError saying it has none: no bot is asked to move a seat that cannot."""
+    legal = seat_view.legal_moves()
+    if not legal:
+        name = seat_view.seat_names[seat_view.seat]
+        raise UsageError(f"{name} (seat {seat_view.seat}) has no move to make now, so no bot can choose one")
+    return legal
+
+
 def margin(sheet: ScoreSheet, seat: int) -> int:
     """Points ahead of the best other side (teams count as one side)."""
     totals, teams = sheet.totals, sheet.teams
@@ -60,7 +69,7 @@ class RandomBot:
         self.rng = random.Random(seed)
 
     def choose(self, seat_view: SeatView) -> Any:
-        return self.rng.choice(seat_view.legal_moves())
+        return self.rng.choice(moves_of(seat_view))
 
     def hint(self, seat_view: SeatView) -> Hint:
         return Hint(self.choose(seat_view), "picked at random among the legal moves")
@@ -85,13 +94,13 @@ class GreedyBot:
         seat = seat_view.seat
         before = margin(seat_view.score(), seat)
         world = seat_view.sample_world(self.rng)
-        gains = {move: self._margin_after(world, move, seat) - before for move in seat_view.legal_moves()}
+        gains = {move: self._margin_after(seat_view.spec, world, move, seat) - before for move in moves_of(seat_view)}
         best = max(gains.values())
         move = self.rng.choice([m for m, gain in gains.items() if gain == best])
         return Hint(move, f"changes the lead over the best opponent by {best:+d} points right now")
 
     @staticmethod
-    def _margin_after(world: Any, move: Any, seat: int) -> int:
+    def _margin_after(spec: GameSpec, world: State, move: Any, seat: int) -> int:
         after = world.copy()
-        after.apply(move)
-        return margin(after.score(), seat)
+        after.advance(move)
+        return margin(spec.score(after), seat)

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from statistics import fmean, stdev
 from typing import Any, ClassVar
 
-from hatskit.bots.base import Hint, in_browser
+from hatskit.bots.base import Hint, in_browser, moves_of
 from hatskit.core import SeatView, State
 
 
@@ -75,7 +75,7 @@ class MonteCarloBot:
         return self.hint(seat_view).move
 
     def hint(self, seat_view: SeatView) -> Hint:
-        legal = seat_view.legal_moves()
+        legal = moves_of(seat_view)
         if len(legal) == 1:
             return Hint(legal[0], "it is the only move there is")
         view = seat_view.view()

@@ -152,19 +152,33 @@ __all__ = [
 ]
 
 
-def _render(state: HatsOffState) -> str:
-    from hatskit.render.hats_off import table_html  # the renderer imports this module
+def _render(state: HatsOffState, seat: int | None = None) -> str:
+    from hatskit.render.hats_off import table_html  # TRANSITION: the renderer imports this module
 
-    return table_html(state)
+    return table_html(state, seat)
+
+
+def _narrate(before: HatsOffState, after: HatsOffState, move: object) -> list:
+    return before.copy().apply(move)  # TRANSITION: told by carrying the move out again
 
 
 SPEC = GameSpec(
     game_id="hats-off",
+    title="Hats Off!",
+    players=(2, 3, 4, 5),
+    simultaneous=True,
+    hidden_information=True,
+    chance=True,
     options_type=HatsOffOptions,
-    new_state=new_state,
     parse_move=parse_move,
+    new_state=new_state,
     load_position=load_position,
-    render_html=_render,
+    save_position=HatsOffState.position,
+    view=HatsOffState.view,
     sample_world=sample_world,
+    narrate=_narrate,
+    score=HatsOffState.score,
+    outcome=HatsOffState.outcome,
+    render=_render,
     bot_module="hatskit.bots.hats_off",
 )

@@ -158,6 +158,10 @@ class HatsOffState(SeededDraws):
             return self._flip_reason(move)
         return self._race_reason(move)
 
+    def advance(self, move: object) -> None:
+        """TRANSITION: carry out a legal move; the story it returns is dropped."""
+        self.apply(move)
+
     def apply(self, move: HatsOffMove) -> list[Event]:
         """Carry out a legal move and narrate what it caused."""
         if isinstance(move, Wear):

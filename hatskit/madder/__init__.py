@@ -88,20 +88,34 @@ from hatskit.madder.scoring import style_counts, style_points
 from hatskit.madder.state import MadderState, MadderView
 
 
-def _render(state: MadderState) -> str:
-    from hatskit.render.madder import table_html  # the renderer imports this package
+def _render(state: MadderState, seat: int | None = None) -> str:
+    from hatskit.render.madder import table_html  # TRANSITION: the renderer imports this module
 
-    return table_html(state)
+    return table_html(state, seat)
+
+
+def _narrate(before: MadderState, after: MadderState, move: object) -> list:
+    return before.copy().apply(move)  # TRANSITION: told by carrying the move out again
 
 
 SPEC = GameSpec(
     game_id="madder",
+    title="Madder than a Hatter",
+    players=(3, 4),
+    simultaneous=False,
+    hidden_information=True,
+    chance=True,
     options_type=MadderOptions,
-    new_state=new_state,
     parse_move=parse_move,
+    new_state=new_state,
     load_position=load_position,
-    render_html=_render,
+    save_position=MadderState.position,
+    view=MadderState.view,
     sample_world=sample_world,
+    narrate=_narrate,
+    score=MadderState.score,
+    outcome=MadderState.outcome,
+    render=_render,
     bot_module="hatskit.bots.madder",
 )
 

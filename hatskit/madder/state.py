@@ -128,6 +128,10 @@ class MadderState(TurnBased, SeededDraws):
             return f"a {move.verb} choice belongs to a Premium ability or a Haberdasher, and none is waiting now (M3)"
         return choice_reason(self, self.turn, self.waiting_card(), move)
 
+    def advance(self, move: object) -> None:
+        """TRANSITION: carry out a legal move; the story it returns is dropped."""
+        self.apply(move)
+
     def apply(self, move: MadderMove) -> list[Event]:
         """Carry out a legal move and narrate what it caused."""
         me = self.turn

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from hatskit.drawing import back_html, card_html, escape, style_tag
 from hatskit.hats import KIND_NAMES, SEAT_NAMES, Card, HatsState, face_up_positions, parse_card
-from hatskit.render.common import back_html, card_html, escape, style_tag
 
 
 def hat_card_html(card: Card | str, extra_class: str = "", label: str | None = None) -> str:

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from hatskit.drawing import back_html, escape, style_tag
 from hatskit.hats_off import KIND_NAMES, HatsOffState, HatsOffView
-from hatskit.render.common import back_html, escape, style_tag
 
 STYLE = """
 .hk-ho-card { display: inline-flex; flex-direction: column; align-items: center; justify-content: center;

@@ -9,11 +9,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from hatskit.drawing import back_html, escape, style_tag
 from hatskit.madder.cards import CardSet, is_premium, style_of
 from hatskit.madder.moves import SEAT_NAMES
 from hatskit.madder.scoring import style_counts, style_points
 from hatskit.madder.state import ABILITY, END, EXERCISE, HABERDASHERS, OVER, PLAY, MadderState
-from hatskit.render.common import back_html, escape, style_tag
 
 STYLE = """
 .hk-hat { width: 4.4em; font-size: .85em; }

@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from hatskit.render.common import escape, style_tag
+from hatskit.drawing import escape, style_tag
 from hatskit.sombrero import (
     ENDGAME_ACTIONS,
     FILES,

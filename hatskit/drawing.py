@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import html
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
-from hatskit.core import Event, Outcome, ScoreSheet
+if TYPE_CHECKING:  # only for the hints: the contract (core) draws its score sheets with this module
+    from hatskit.core import Event, Outcome, ScoreSheet
 
 # One style sheet for every view, keyed by ``hk-`` classes. In JupyterLab's dark theme (Voilà's
 # ``?theme=dark``; its <body> says data-jp-theme-light="false") cards stay light, as cards are, and what
