@@ -474,21 +474,24 @@ class Game:
         return self.state.seat_names()
 
     def parse(self, move: Any) -> Any:
-        """A move object from notation, or the move itself if it is one of this game's moves.
+        """A move object from notation, or the game's own copy of a move object given instead.
 
-        A move object is this game's when its notation reads back as the same
-        move; anything else (None, a number, another game's move) is an
-        InvalidMoveError, like notation that cannot be read.
+        A move object is this game's when its notation reads back as an equal
+        move, and then the move read back is what the rules see: a hand-built
+        object whose fields only compare equal (a seat of 1.0, a subclass) never
+        reaches them. Anything else (None, a number, another game's move, an
+        object whose ``str()`` fails) is an InvalidMoveError, like notation that
+        cannot be read.
         """
         if isinstance(move, str):
             return self.spec.parse_move(check_move_text(move))
         try:
-            ours = self.spec.parse_move(check_move_text(str(move))) == move
-        except ValueError:  # an InvalidMoveError, or a number too long to print
-            ours = False
-        if not ours:
+            parsed = self.spec.parse_move(check_move_text(str(move)))
+        except Exception:  # noqa: BLE001 - a foreign object's str() may raise anything; it is not a move
+            parsed = None
+        if parsed is None or parsed != move:
             raise InvalidMoveError(f"{brief(move)} is not a {self.game_id} move: give its notation or a legal move")
-        return move
+        return parsed
 
     def check_seat(self, seat: object, spectator: bool = True) -> int | None:
         """``seat`` if it is a seat of this game (or None for a spectator, where allowed), else a UsageError."""

@@ -412,3 +412,71 @@ def test_every_refusal_is_a_hatskit_error_and_changes_nothing(game_id: str) -> N
         assert isinstance(raised.value, ValueError)
         assert not isinstance(raised.value, IllegalMoveError)
     assert snapshot(game) == before
+
+
+# ---------------------------------------------------------------- calls every game shares (issue 26)
+
+
+class _Unprintable:
+    def __str__(self) -> str:
+        raise RuntimeError("no notation")
+
+
+@pytest.mark.parametrize("game_id", GAME_IDS)
+def test_a_move_object_whose_notation_fails_is_an_invalid_move(game_id: str) -> None:
+    game = hatskit.new_game(game_id, seed=2)
+    before = snapshot(game)
+    with pytest.raises(InvalidMoveError, match=f"is not a {game_id} move"):
+        game.play(_Unprintable())
+    assert "is not a" in str(game.why_illegal(_Unprintable()))
+    assert snapshot(game) == before
+
+
+@pytest.mark.parametrize("game_id", GAME_IDS)
+def test_the_rules_see_the_move_read_back_from_its_notation(game_id: str) -> None:
+    """A hand-built move equal to a legal one plays as the game's own object, never as the one given."""
+    game = hatskit.new_game(game_id, seed=2)
+    legal = game.legal_moves()[0]
+    assert game.parse(legal) is not legal
+    assert game.parse(legal) == legal
+
+
+@pytest.mark.parametrize("ply", [-1, 99, "1", 1.0, True, None])
+@pytest.mark.parametrize("game_id", GAME_IDS)
+def test_a_past_view_needs_a_ply_of_the_game(game_id: str, ply: Any) -> None:
+    game = hatskit.new_game(game_id, seed=2)
+    game.play(game.legal_moves()[0])
+    with pytest.raises(UsageError, match="a ply of this game is a whole number from 0 to 1"):
+        game.seat_view(0).view_at(ply)
+
+
+@pytest.mark.parametrize(
+    ("kind", "seed", "message"),
+    [
+        ("clever", 0, "no 'clever' bot for hats"),
+        (["strong"], 0, r"no \['strong'\] bot"),
+        (None, 0, "no None bot"),
+        ("random", -1, "not -1"),
+        ("random", 2.5, "not 2.5"),
+        ("random", "7", "not '7'"),
+        ("random", 2**64, "a bot's seed"),
+    ],
+)
+def test_make_bot_refuses_unknown_kinds_and_seeds_with_a_usage_error(kind: Any, seed: Any, message: str) -> None:
+    from hatskit.bots import make_bot
+
+    with pytest.raises(UsageError, match=message):
+        make_bot("hats", kind, seed)
+
+
+@pytest.mark.parametrize("kind", ["random", "greedy", "strong"])
+@pytest.mark.parametrize("game_id", GAME_IDS)
+def test_a_bot_asked_for_a_seat_that_cannot_move_says_so(game_id: str, kind: str) -> None:
+    from hatskit.bots import make_bot
+
+    game = hatskit.new_game(game_id, seed=2)
+    idle = next(seat for seat in range(len(game.seat_names)) if seat not in game.acting)
+    bot = make_bot(game_id, kind, seed=1)
+    for ask in (bot.choose, bot.hint):
+        with pytest.raises(UsageError, match="has no move to make now"):
+            ask(game.seat_view(idle))
