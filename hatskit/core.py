@@ -487,7 +487,7 @@ class Game:
             return self.spec.parse_move(check_move_text(move))
         try:
             parsed = self.spec.parse_move(check_move_text(str(move)))
-        except Exception:  # noqa: BLE001 - a foreign object's str() may raise anything; it is not a move
+        except Exception:
             parsed = None
         if parsed is None or parsed != move:
             raise InvalidMoveError(f"{brief(move)} is not a {self.game_id} move: give its notation or a legal move")

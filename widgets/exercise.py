@@ -14,7 +14,6 @@ seat may see, so hidden cards never reach the browser.
 from __future__ import annotations
 
 import html
-import importlib
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -116,9 +115,7 @@ class MoveExercise(widgets.VBox):
 
     def _board_html(self, game: Game) -> str:
         """The whole position, or only what ``seat`` may see."""
-        if self.seat is None:
-            return game._repr_html_()
-        return seat_view_html(game, self.seat)
+        return game.spec.render(game.state, self.seat)
 
     def _choice_box(self, choices: Sequence[str]) -> widgets.Dropdown | None:
         if not choices:
@@ -166,9 +163,3 @@ def most_points_now(game_before: Game, move: Any) -> tuple[bool, str]:
     if gain == best:
         return True, f"{move} gains {name} {gain:+d} points now, as much as any move can"
     return False, f"{move} gains {name} {gain:+d} points now, but some move gains {best:+d}: keep looking"
-
-
-def seat_view_html(game: Game, seat: int) -> str:
-    """``seat``'s view from the game's renderer module (``hatskit.render.<game>.table_html``)."""
-    module = importlib.import_module(f"hatskit.render.{game.game_id.replace('-', '_')}")
-    return module.table_html(game.state, seat)
