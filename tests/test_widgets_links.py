@@ -15,7 +15,7 @@ from hatskit import Game
 from widgets.frame import TableFrame
 from widgets.hats import HatsTable
 from widgets.hats_off import HatsOffTable
-from widgets.links import LinkError, game_from_code, link_query, position_code, table_from_query
+from widgets.links import LinkError, game_from_code, link_query, position_code, table_from_query, teacher_from_query
 from widgets.sombrero import SombreroTable
 
 TABLES: list[type[TableFrame]] = [HatsTable, SombreroTable, HatsOffTable]
@@ -173,3 +173,13 @@ def test_copy_link_copies_a_query_that_sets_up_this_table() -> None:
     game, seats = table_from_query("hats", text, ("reader",))
     assert game.head == table.game.head
     assert seats == table.seats
+
+
+def test_the_teacher_setting_is_read_apart_from_the_game_and_must_be_yes_or_no() -> None:
+    assert teacher_from_query("seed=3&teacher=yes") and not teacher_from_query("seed=3")
+    assert table_from_query("hats", "teacher=yes", ("reader", "greedy")) is None, "it sets no game"
+    for query in ("teacher=maybe", "teacher=yes&teacher=no"):
+        with pytest.raises(LinkError, match="teacher setting must be given once, as yes or no"):
+            teacher_from_query(query)
+    table = HatsTable.from_link(hatskit.new_game("hats", seed=3), query="teacher=maybe", bot_delay=0)
+    assert "could not be used" in table.message.value and not table.teacher

@@ -7,7 +7,7 @@ from tests.test_widgets_hats import play_first_option, shown_strings
 from widgets.hats import HatsTable
 from widgets.madder import MadderTable
 from widgets.parts import is_shown
-from widgets.seats import TEACHER_HEADING
+from widgets.seats import REVEALED_NOTE, TEACHER_HEADING
 from widgets.sombrero import SombreroTable
 
 
@@ -78,8 +78,14 @@ def test_sombrero_hides_nothing_so_two_readers_share_the_board() -> None:
     assert "Black (a reader) to move" in table.status.value
 
 
-def test_the_teachers_view_is_off_by_default_and_shows_every_hand_when_on() -> None:
-    table = hats_table(("reader", "greedy", "greedy"))
+def test_a_students_table_never_offers_the_teachers_view() -> None:
+    for table in (hats_table(("reader", "greedy", "greedy")), HatsTable.from_link(hatskit.new_game("hats"), query="")):
+        assert not is_shown(table.guard.reveal_box)
+        assert not any(TEACHER_HEADING in text for text in shown_strings(table))
+
+
+def test_the_teachers_screen_offers_the_view_and_the_game_says_it_was_shown() -> None:
+    table = HatsTable.from_link(hatskit.new_game("hats", seed=4), ("reader", "greedy", "greedy"), query="teacher=yes")
     assert is_shown(table.guard.reveal_box) and not table.guard.reveal_box.value
     assert not leaked(table, 1) and not leaked(table, 2)
     assert not any(TEACHER_HEADING in text for text in shown_strings(table))
@@ -88,6 +94,9 @@ def test_the_teachers_view_is_off_by_default_and_shows_every_hand_when_on() -> N
     assert leaked(table, 1) and leaked(table, 2)
     table.guard.reveal_box.value = False
     assert not leaked(table, 1) and not leaked(table, 2)
+    assert any(REVEALED_NOTE in text for text in shown_strings(table)), "the game says its hands were shown"
+    table.setup.new_game_button.click()
+    assert not any(REVEALED_NOTE in text for text in shown_strings(table)), "a new game starts unseen"
 
 
 def test_a_new_game_raises_the_screen_again() -> None:

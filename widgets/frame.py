@@ -66,7 +66,15 @@ from hatskit.drawing import event_html, move_list_html, score_panel_html
 from widgets.access import TableAccess
 from widgets.batch import channel, opened_whole
 from widgets.clipboard import Clipboard
-from widgets.links import LinkError, game_from_code, link_query, position_code, seats_for, table_from_query
+from widgets.links import (
+    LinkError,
+    game_from_code,
+    link_query,
+    position_code,
+    seats_for,
+    table_from_query,
+    teacher_from_query,
+)
 from widgets.parts import column, html_line, named_button, row, set_marks, shared, show, style_of
 from widgets.scheduler import ManualClock, Scheduler
 from widgets.seats import SeatGuard
@@ -99,8 +107,10 @@ class TableFrame(widgets.VBox):
         bot_delay: float = 0.8,
         seed: int = 0,
         clock: ManualClock | None = None,
+        teacher: bool = False,
     ) -> None:
         self._check_game(game)
+        self.teacher = teacher  # the teacher's screen: it alone offers the view of every hand (widgets/seats.py)
         channel()  # a click's or a bot's changes reach the page as one message (widgets/batch.py)
         with opened_whole():  # and the table as built and shown, not as made and then changed
             super().__init__()
@@ -129,6 +139,7 @@ class TableFrame(widgets.VBox):
         """
         query = os.environ.get("QUERY_STRING", "") if query is None else query
         try:
+            kwargs["teacher"] = teacher_from_query(query)
             linked, problem = table_from_query(cls.game_id, query, cls.default_seats if seats is None else seats), None
         except LinkError as error:
             linked, problem = None, error

@@ -3,7 +3,9 @@
 A page's address may end in a query that sets its table up:
 ``hats.ipynb?seed=42&players=4&seats=reader,strong,reader,greedy`` deals
 game 42 for four, and ``?position=<code>`` puts a position on the table. Any
-rule option of the game may be set the same way (``?memory_aid=yes``). Voilà
+rule option of the game may be set the same way (``?memory_aid=yes``).
+``?teacher=yes`` makes the page the teacher's screen, the only table that
+offers the teacher's view of every hand (no page links to it). Voilà
 hands the query to the page's kernel (the ``QUERY_STRING`` environment
 variable), where :func:`table_from_query` reads it; a bad query raises a
 :class:`LinkError` whose sentence the table shows over its default game.
@@ -31,6 +33,7 @@ from widgets.setup import NEW_SEAT, READER, check_seats, whole_number
 
 MAX_POSITION_BYTES = 100_000  # a code that unpacks to more than this is refused, not unpacked
 PAGE_SETTINGS = ("theme", "template")  # Voilà's own query settings, left to Voilà
+TEACHER = "teacher"  # ?teacher=yes: the teacher's screen, which may show every hand (no student's link has it)
 TRUE_WORDS, FALSE_WORDS = ("yes", "true", "on", "1"), ("no", "false", "off", "0")
 
 
@@ -104,10 +107,20 @@ def table_from_query(game_id: str, query: str, default_seats: Sequence[str]) -> 
         raise LinkError(f"the link's seats cannot be used: {error}") from None
 
 
+def teacher_from_query(query: str) -> bool:
+    """True when the link asks for the teacher's screen (``teacher=yes``), where every hand may be shown."""
+    given = [value for name, value in parse_qsl(query.lstrip("?"), keep_blank_values=True) if name == TEACHER]
+    if not given:
+        return False
+    if len(given) > 1 or given[0].lower() not in TRUE_WORDS + FALSE_WORDS:
+        raise LinkError(f"the link's teacher setting must be given once, as yes or no, not {', '.join(given)!r}")
+    return given[0].lower() in TRUE_WORDS
+
+
 def _settings(query: str) -> dict[str, str]:
     """The query's settings by name (Voilà's own left out); a name given twice is an error."""
     pairs = [(name, value) for name, value in parse_qsl(query.lstrip("?"), keep_blank_values=True)]
-    pairs = [(name, value) for name, value in pairs if name not in PAGE_SETTINGS]
+    pairs = [(name, value) for name, value in pairs if name not in (*PAGE_SETTINGS, TEACHER)]
     names = [name for name, _ in pairs]
     twice = sorted({name for name in names if names.count(name) > 1})
     if twice:

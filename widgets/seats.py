@@ -10,9 +10,11 @@ in the page at all, not merely covered.
 Sombrero hides nothing, so it needs no screen: its two reader seats simply
 take turns at one board, and the status line says whose turn it is.
 
-The teacher's view (a toggle, off by default) lists every seat's private
-fields under a clearly marked heading; it is meant for the teacher's screen,
-never a student's.
+The teacher's view lists every seat's private fields under a clearly marked
+heading. Only the teacher's screen offers it (a page opened with
+``?teacher=yes``, a link no page shows): a student's table has no such toggle,
+so there is always something left to remember. A game whose hands have been
+shown that way says so on its table for the rest of that game.
 """
 
 from __future__ import annotations
@@ -29,6 +31,7 @@ if TYPE_CHECKING:
     from widgets.frame import TableFrame
 
 TEACHER_HEADING = "Teacher's view: every hand is showing"
+REVEALED_NOTE = "The teacher's view has shown every hand of this game."
 
 
 class SeatGuard(widgets.VBox):
@@ -51,7 +54,8 @@ class SeatGuard(widgets.VBox):
             style=style_of(widgets.ToggleButton),
         )
         self.reveal_box.observe(lambda _: frame.refresh(), names="value")
-        show(self.reveal_box, hides_anything(frame.game))  # Sombrero: no toggle
+        show(self.reveal_box, frame.teacher and hides_anything(frame.game))  # students and Sombrero: no toggle
+        self.revealed_game: Game | None = None  # the game whose hands the teacher's view has shown
         self.revealed = html_line("")
         super().__init__([self.screen, self.revealed])
 
@@ -63,7 +67,7 @@ class SeatGuard(widgets.VBox):
     def view(self, shown: Game) -> dict[str, Any]:
         """The view the table is drawn from: the viewer's, or a screened one while the screen is up."""
         seat = self.frame.viewer
-        self.revealed.value = teacher_html(shown) if self.reveal_box.value else ""
+        self._show_revealed(shown)
         if self.cleared_game is not self.frame.game:
             self.cleared, self.cleared_game = None, self.frame.game
         up = self.passing and seat != self.cleared and not self.reveal_box.value
@@ -75,6 +79,16 @@ class SeatGuard(widgets.VBox):
         name = html.escape(shown.seat_names[seat])
         self.screen_text.value = f"<h3>Pass to {name}</h3><p>{name}, press <b>Show my hand</b>.</p>"
         return screened_view(shown, seat)
+
+    def _show_revealed(self, shown: Game) -> None:
+        """Every hand under the teacher's heading while the view is on; afterwards, a line saying they were shown."""
+        if self.reveal_box.value:
+            self.revealed_game = self.frame.game
+            self.revealed.value = teacher_html(shown)
+        elif self.revealed_game is self.frame.game:
+            self.revealed.value = f'<div class="hk-teacher" role="note">{REVEALED_NOTE}</div>'
+        else:
+            self.revealed.value = ""
 
     def clear(self) -> None:
         """The reader in front of the screen asks to see their hand."""
