@@ -251,6 +251,23 @@ def test_a_new_head_card_from_a_refill_shows_for_a_moment_too() -> None:
     assert table2.pad.head is None
 
 
+def test_the_readers_next_move_leaves_a_new_head_card_its_whole_moment() -> None:
+    """O1's moment is 2.5 s from the change, however soon the reader moves next (it hid at the next move)."""
+    table, clock = race_table(0.4, hands=[["top", "beret", "party"], ["chef", "chef", "party"]], heads=["fez", "top"])
+    send(table, "flip")
+    send(table, "head", 0.3)
+    clock.advance(0)
+    new_head = table.game.state.heads[0]
+    clock.advance(0.5)
+    assert table.pad.can_act, "the reader has a move to make while the new head card shows"
+    ply = table.game.ply
+    send(table, table.pad.phase == "flip" and "flip" or "pass")
+    assert table.game.ply > ply
+    assert table.pad.head == new_head, "still within its moment"
+    clock.advance(HEAD_SECONDS - 0.5)
+    assert table.pad.head is None
+
+
 def test_undo_hint_and_step_through_are_off_in_race_mode_and_on_in_step_mode() -> None:
     race, _ = race_table(0.4)
     step = HatsOffTable(hatskit.load(position(["fez"])), mode="step")

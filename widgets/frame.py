@@ -413,7 +413,13 @@ class TableFrame(widgets.VBox):
     # -- history ---------------------------------------------------------------
 
     def _cut_history(self, ply: int) -> None:
-        """Take back every move after ``ply``; moves beyond the shown position are kept as the original game."""
+        """Take back every move after ``ply``; moves beyond the shown position are kept as the original game.
+
+        Only a cut cancels what is scheduled: a move at the latest position takes
+        nothing back, and the timers of that position (a head card's moment) stay.
+        """
+        if self.game.ply <= ply:
+            return
         self.scheduler.cancel()
         if self.game.ply > self.shown_ply and self.original is None:
             self.original = _notations(self.game.history)

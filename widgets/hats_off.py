@@ -82,6 +82,7 @@ class HatsOffTable(TableFrame):
         self._racers: dict[int, Bot] = {}
         self._racers_of: Game | None = None
         self._head_key: tuple[int, ...] | None = None
+        self._head_seen: str | None = None  # the head card as it was shown when it changed
         self._head_timer: Timer | None = None
         self._turn_key: tuple[Any, ...] | None = None
         seats = tuple(seats) if seats is not None else default_seats(mode, len(game.seat_names))
@@ -251,15 +252,20 @@ class HatsOffTable(TableFrame):
             self.pad.update(**shown)
 
     def _head_shown(self, view: HatsOffView) -> str | None:
-        """The reader's head card while its moment lasts (from when it changed), or always with the memory aid."""
-        head = view["head"]
-        if head is None or view["options"]["memory_aid"]:
-            return head
+        """The reader's head card while its moment lasts, ``head_seconds`` from when it changed (O1), or always
+        with the memory aid.
+
+        The engine stops the seat "looking" at the next flip, which may come a fraction of a second later
+        (the reader flips next after winning); the card seen when it changed stays for its whole moment.
+        """
+        if view["options"]["memory_aid"]:
+            return view["head"]
         key = (id(self.game), view["round"], view["head_changes"][view["seat"]])
-        if key != self._head_key:
-            self._head_key = key
+        if key != self._head_key and view["head"] is not None:
+            self._head_key, self._head_seen = key, view["head"]
             self._head_timer = self.scheduler.call_later(self.head_seconds, self._hide_head, tag=HEAD)
-        return head if self._head_timer is not None and not self._head_timer.done else None
+        live = key == self._head_key and self._head_timer is not None and not self._head_timer.done
+        return self._head_seen if live else None
 
     def _hide_head(self) -> None:
         self.show_table(self.shown().view(self.viewer))
