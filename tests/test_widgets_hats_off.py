@@ -261,7 +261,7 @@ def test_the_readers_next_move_leaves_a_new_head_card_its_whole_moment() -> None
     clock.advance(0.5)
     assert table.pad.can_act, "the reader has a move to make while the new head card shows"
     ply = table.game.ply
-    send(table, table.pad.phase == "flip" and "flip" or "pass")
+    send(table, (table.pad.phase == "flip" and "flip") or "pass")
     assert table.game.ply > ply
     assert table.pad.head == new_head, "still within its moment"
     clock.advance(HEAD_SECONDS - 0.5)
