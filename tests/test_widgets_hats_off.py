@@ -20,7 +20,7 @@ import hatskit
 from hatskit.bots import Hint
 from hatskit.core import SeatView
 from hatskit.hats_off import Pass, Play, all_cards
-from widgets.hats_off import HatsOffTable, answer_move, describe
+from widgets.hats_off import HatsOffTable, answer_move, describe, prompt_text
 from widgets.parts import is_shown
 from widgets.race import Answer, read_answer
 from widgets.scheduler import ManualClock
@@ -433,3 +433,15 @@ def test_moves_from_answers_and_in_words() -> None:
 def test_a_game_object_of_another_kind_is_refused() -> None:
     with pytest.raises(ValueError, match="Hats Off!"):
         HatsOffTable(hatskit.new_game("sombrero"))
+
+
+def test_the_prompt_offers_the_call_only_for_a_card_the_reader_may_win_and_says_why_not() -> None:
+    table, _ = race_table(0.4)
+    send(table, "flip")
+    view = table.game.view(0)
+    own = view | {"loose": [{"kind": "top", "owner": 0, "fell": False}]}
+    other = view | {"loose": [{"kind": "top", "owner": 1, "fell": False}]}
+    assert "space bar" not in prompt_text(own, True) and "your own, so you cannot call" in prompt_text(own, True)
+    assert "space bar for Hats Off!" in prompt_text(other, True)
+    assert "space bar" not in prompt_text(view, True) and "cannot call" not in prompt_text(view, True)
+    assert not any(f"(O{number})" in prompt_text(view, True) for number in range(1, 8)), "ids stay in the why"

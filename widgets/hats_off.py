@@ -241,7 +241,7 @@ class HatsOffTable(TableFrame):
             "has_head": view["has_head"][seat],
             "head": self._head_shown(view),
             "can_act": can_act,
-            "can_call": can_act and any(card["owner"] != seat for card in view["loose"]),
+            "can_call": can_act and may_call(view),
             "answer": "" if view["my_move"] is None else f"your move: {view['my_move']}; waiting for the others",
         }
         key = (id(self.game), view["round"], view["phase"], view["flips"], view["race"])
@@ -353,23 +353,36 @@ def describe(move: HatsOffMove) -> str:
 
 
 def prompt_text(view: HatsOffView, can_act: bool) -> str:
-    """What the reader may do now, with the keys, in one line."""
+    """What the reader may do now, with the keys, in one line (rule ids stay in the "why" and the rules notes)."""
     names, phase = view["names"], view["phase"]
     if phase == "over":
         return str(view["outcome"])
     if phase == "wear":
         if can_act:
-            return "Choose a card to wear on your head: look at it well, it is your only look (O1). Keys 1-4."
+            return "Choose a card to wear on your head: look at it well, it is your only look. Keys 1-4."
         return "The others are choosing their head cards…"
     if phase == "flip":
-        return "Your turn to flip the next card: press F (O2)." if can_act else f"{names[view['flipper']]} flips…"
+        return "Your turn to flip the next card: press F." if can_act else f"{names[view['flipper']]} flips…"
     if not can_act:
         waiting = "You have nothing to play or call for in this race" if view["my_move"] is None else "Moved"
         return f"{waiting}: waiting for the others…"
     if view["top"] is None:
         return "A loose card! Be first to call Hats Off! (space bar)"
-    call = " · a loose card: space bar for Hats Off!" if view["loose"] else ""
-    return f"Match the {KIND_NAMES[view['top']]}! Keys 1-3 your hand, H your head, P pass{call}"
+    return f"Match the {KIND_NAMES[view['top']]}! Keys 1-3 your hand, H your head, P pass{_call_prompt(view)}"
+
+
+def may_call(view: HatsOffView) -> bool:
+    """True when a loose card lies there that the reader may win by calling: one that is not their own (O5, O6)."""
+    return any(card["owner"] != view["seat"] for card in view["loose"])
+
+
+def _call_prompt(view: HatsOffView) -> str:
+    """The call's part of the prompt: the key where the reader may call, else why not, when a loose card lies there."""
+    if may_call(view):
+        return " · a loose card: space bar for Hats Off!"
+    if view["loose"]:
+        return " · the loose card is your own, so you cannot call Hats Off! for it"
+    return ""
 
 
 def seats_html(view: HatsOffView, labels: Sequence[str]) -> str:
