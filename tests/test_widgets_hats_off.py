@@ -383,7 +383,7 @@ def choose(table: HatsOffTable, seat: int, move: str, seconds: float = 0.5) -> N
 def test_step_mode_lists_who_may_act_and_what_they_may_do_in_words() -> None:
     table = step_table()
     assert table.seat_box.options == (("Ana (you)", 0),)
-    assert table.move_box.options == (("flip the next card (O2)", "Ana:flip"),)
+    assert table.move_box.options == (("flip the next card", "Ana:flip"),)
     assert not is_shown(table.time_box)  # a flip is not timed
     choose(table, 0, "Ana:flip")
     assert is_shown(table.time_box)
@@ -391,12 +391,26 @@ def test_step_mode_lists_who_may_act_and_what_they_may_do_in_words() -> None:
     table.seat_box.value = 1
     labels = [label for label, _ in table.move_box.options]
     assert labels == [
-        "play the chef's hat from the hand (O3)",
-        "play the fez from the hand (O3)",
-        "play the party hat from the hand (O3)",
-        "play the head card, face down (O3)",
+        "play the chef's hat from the hand",
+        "play the fez from the hand",
+        "play the party hat from the hand",
+        "play the head card, face down",
         "pass",
     ]
+
+
+def test_a_step_mode_hint_is_for_the_player_under_who_in_words_and_picked_in_the_list() -> None:
+    table = step_table()
+    choose(table, 0, "Ana:flip")
+    table.seat_box.value = 1
+    table.hint_button.click()
+    said = text(table.message)
+    assert said.startswith("Hint: Ben: play the fez from the hand after 0.")
+    assert "Ben:fez@" not in said, "words, not race notation"
+    assert (table.seat_box.value, table.move_box.value) == (1, "Ben:fez@0")
+    assert 0 < table.time_box.value < 4
+    table.play_button.click()
+    assert table.game.view(None)["submitted"] == [1], "play plays the hinted move"
 
 
 def test_step_mode_settles_the_race_when_everyone_has_moved_and_tells_the_rule() -> None:
@@ -427,7 +441,7 @@ def test_moves_from_answers_and_in_words() -> None:
     assert str(answer_move(0, Answer("off", 0.5))) == "Ana:off@0.5"
     assert str(answer_move(2, Answer("wear fez", 1.0))) == "Cleo:wear fez"
     assert str(answer_move(0, Answer("pass", 4.0))) == "Ana:pass"
-    assert describe(hatskit.load(position(["fez"])).parse("Ben:off@0.2")) == "call Hats Off! (O5, O6)"
+    assert describe(hatskit.load(position(["fez"])).parse("Ben:off@0.2")) == "call Hats Off!"
 
 
 def test_a_game_object_of_another_kind_is_refused() -> None:

@@ -315,11 +315,23 @@ class TableFrame(widgets.VBox):
         if not self.decides():
             self.say("A hint is for your own decision, and this one is not yours.", error=True)
             return
-        hint = self._strong_bot().hint(shown.seat_view(self.viewer))
+        hint = self._strong_bot().hint(shown.seat_view(self.hint_seat()))
         self.hint_move = hint.move
         self.refresh()
+        self.preselect(hint.move)
         detail = f"<details><summary>why?</summary>{html.escape(hint.detail)}</details>" if hint.detail else ""
-        self._set_message(html.escape(f"Hint: {hint.move}. {hint.reason}") + detail, error=False)
+        self._set_message(html.escape(f"Hint: {self.move_words(hint.move)}. {hint.reason}") + detail, error=False)
+
+    def hint_seat(self) -> int:
+        """The seat a hint is for: the reader who decides at the shown position (a table may let the reader choose)."""
+        return self.viewer
+
+    def move_words(self, move: Any) -> str:
+        """A move as the message line names it: its notation, unless a table says it in words."""
+        return str(move)
+
+    def preselect(self, move: Any) -> None:
+        """Put a hinted move where the reader looks; a table whose moves are picked from a list picks it there."""
 
     def switch_line(self) -> None:
         """Go back to the original game after a new line was started, or from there back to the new line."""

@@ -215,6 +215,28 @@ class HatsOffTable(TableFrame):
         move = self.game.parse(chosen)
         self.try_move(str(move.at(self.time_box.value) if isinstance(move, Play | Call) else move))
 
+    # -- hints in step mode: for the player chosen under "who", in words, picked in the list --------
+
+    def hint_seat(self) -> int:
+        """Step mode: the player chosen under "who" (any reader seat may act there); race mode has no hints."""
+        chosen = self.seat_box.value if self.mode == "step" else None
+        return self.viewer if chosen is None else chosen
+
+    def move_words(self, move: Any) -> str:
+        """ "Ben: play the fez from the hand after 0.61 s": the move as the list says it, with its time."""
+        words = f"{self.game.seat_names[move.seat]}: {describe(move)}"
+        return f"{words} after {move.ms / 1000:.2f} s" if isinstance(move, Play | Call) else words
+
+    def preselect(self, move: Any) -> None:
+        """Pick the hinted player, move and seconds in the step table's boxes, so "play" plays the hint."""
+        if self.mode != "step" or move.seat not in [seat for _, seat in self.seat_box.options]:
+            return
+        self.seat_box.value = move.seat
+        timed = isinstance(move, Play | Call)
+        self.move_box.value = str(move.at(0)) if timed else str(move)
+        if timed:
+            self.time_box.value = move.ms / 1000
+
     # -- showing -----------------------------------------------------------------------
 
     def show_table(self, shown: dict[str, Any]) -> None:
@@ -338,18 +360,18 @@ def answer_move(seat: int, answer: Answer) -> HatsOffMove:
 
 
 def describe(move: HatsOffMove) -> str:
-    """A move in words, for the step-mode list ("play the fez from the hand")."""
+    """A move in words, for the step-mode list ("play the fez from the hand"); the rule ids stay in the why."""
     if isinstance(move, Wear):
-        return f"put the {KIND_NAMES[move.kind]} on the head (O1)"
+        return f"put the {KIND_NAMES[move.kind]} on the head"
     if isinstance(move, Flip):
-        return "flip the next card (O2)"
+        return "flip the next card"
     if isinstance(move, Pass):
         return "pass"
     if isinstance(move, Call):
-        return "call Hats Off! (O5, O6)"
+        return "call Hats Off!"
     if move.kind is None:
-        return "play the head card, face down (O3)"
-    return f"play the {KIND_NAMES[move.kind]} from the hand (O3)"
+        return "play the head card, face down"
+    return f"play the {KIND_NAMES[move.kind]} from the hand"
 
 
 def prompt_text(view: HatsOffView, can_act: bool) -> str:
