@@ -459,3 +459,10 @@ def test_the_prompt_offers_the_call_only_for_a_card_the_reader_may_win_and_says_
     assert "space bar for Hats Off!" in prompt_text(other, True)
     assert "space bar" not in prompt_text(view, True) and "cannot call" not in prompt_text(view, True)
     assert not any(f"(O{number})" in prompt_text(view, True) for number in range(1, 8)), "ids stay in the why"
+
+
+def test_the_set_up_row_names_the_bots_as_the_table_does() -> None:
+    table = HatsOffTable(hatskit.new_game("hats-off", players=3, seed=3), seats=("reader", "greedy", "strong"))
+    labels = [label for label, _ in table.setup.seat_boxes[1].options]
+    assert labels == ["a reader (you)", "random bot", "adult bot", "quick adult bot"]
+    assert [table.seat_label(seat) for seat in (1, 2)] == ["Ben (adult bot)", "Cleo (quick adult bot)"]

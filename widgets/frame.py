@@ -78,7 +78,7 @@ from widgets.links import (
 from widgets.parts import column, html_line, named_button, row, set_marks, shared, show, style_of
 from widgets.scheduler import ManualClock, Scheduler
 from widgets.seats import SeatGuard
-from widgets.setup import READER, SEAT_KINDS, WIDE, SetupRow, check_seats
+from widgets.setup import READER, SEAT_KINDS, WIDE, SetupRow, bot_name, check_seats
 from widgets.style import style_html
 from widgets.thinking import think
 
@@ -208,7 +208,7 @@ class TableFrame(widgets.VBox):
         """A seat's name and who sits there: "Ana (you)", "Ben (greedy bot)"; "Ana (a reader)" when readers share."""
         kind = self.seats[seat]
         reader = "a reader" if self.readers_share else "you"
-        return f"{self.game.seat_names[seat]} ({reader if kind == READER else f'{kind} bot'})"
+        return f"{self.game.seat_names[seat]} ({reader if kind == READER else f'{bot_name(self.game_id, kind)} bot'})"
 
     def why_not(self, notation: str) -> str | None:
         """None when the reader may play ``notation`` at the shown position, else the sentence that says why not."""

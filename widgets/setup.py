@@ -27,13 +27,12 @@ import ipywidgets as widgets
 
 import hatskit
 from hatskit import Game, HatskitError
-from hatskit.bots import BOT_KINDS
+from hatskit.bots import BOT_KINDS, bot_kinds, make_bot
 from hatskit.core import new_seed
 from widgets.parts import named_button, shared, show, style_of
 
 READER = "reader"
 SEAT_KINDS = (READER, *BOT_KINDS)
-SEAT_CHOICES = [("a reader (you)", READER), *((f"{kind} bot", kind) for kind in BOT_KINDS)]
 NEW_SEAT = "greedy"  # who sits in a seat that a larger table adds
 WIDE = {"description_width": "initial"}
 _WHOLE = re.compile(r"[0-9]{1,30}")
@@ -70,6 +69,7 @@ class SetupRow(widgets.HBox):
             layout=shared(widgets.Layout, width="8.5em"),
         )
         show(self.players_box, len(player_counts) > 1)
+        self.seat_choices = seat_choices(game_id)
         self.seat_boxes = [self._seat_box() for _ in range(max(player_counts))]
         self.option_defaults = hatskit.GAMES[game_id].options_type()
         self.option_boxes = option_controls(type(self.option_defaults))
@@ -128,7 +128,7 @@ class SetupRow(widgets.HBox):
 
     def _seat_box(self) -> widgets.Dropdown:
         return widgets.Dropdown(
-            options=SEAT_CHOICES,
+            options=self.seat_choices,
             value=NEW_SEAT,
             tooltip="who sits in this seat: a reader or a bot",
             style=style_of(widgets.Dropdown, **WIDE),
@@ -178,6 +178,16 @@ def whole_number(text: str) -> int | None:
     gets a sentence, never a ValueError from ``int``.
     """
     return int(text) if _WHOLE.fullmatch(text) else None
+
+
+def seat_choices(game_id: str) -> list[tuple[str, str]]:
+    """The seat box's choices, each bot named as the table names it ("adult bot" in Hats Off!, "greedy bot")."""
+    return [("a reader (you)", READER), *((f"{bot_name(game_id, kind)} bot", kind) for kind in bot_kinds(game_id))]
+
+
+def bot_name(game_id: str, kind: str) -> str:
+    """What a bot of ``kind`` is called at ``game_id``'s table: the bot's own name."""
+    return make_bot(game_id, kind).name
 
 
 def check_seats(seats: Sequence[str], players: int) -> tuple[str, ...]:
