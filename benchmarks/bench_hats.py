@@ -24,7 +24,7 @@ from concurrent.futures import ProcessPoolExecutor
 
 import hatskit
 from hatskit.bots import make_bot
-from hatskit.hats import Discard, Swap
+from hatskit.games.hats import Discard, Swap
 
 
 def play_match(seed: int, kinds: tuple[str, ...], heroes: tuple[int, ...]) -> tuple[float, int]:

@@ -9,7 +9,7 @@ kept for undo and step-through). For Hats it also measures, in the same run:
 - a *bare playout*: the same rules for three players written here with plain
   lists and ints (no objects, no events, no history), the reference;
 - the *bots' playout path*: what the strong bot's simulations run, a state
-  copied once and played to the end with ``rollout_move`` and ``apply``;
+  copied once and played to the end with ``rollout_move`` and ``advance``;
 
 and prints both as a ratio against the bare playout (issue 9's targets: the
 bots' path within 3x, the public API within 6x). ``--profile`` prints the
@@ -26,7 +26,8 @@ import time
 from collections.abc import Callable
 
 import hatskit
-from hatskit.bots.hats import rollout_move
+from hatskit.games.hats import scoring
+from hatskit.games.hats.bots import rollout_move
 
 
 def games_per_second(play_one: Callable[[int], object], seconds: float) -> float:
@@ -58,7 +59,7 @@ def bots_playout(seed: int) -> object:
     rng = random.Random(seed)
     while state.to_move is not None:
         state.advance(rollout_move(state, rng))
-    return state.score()
+    return scoring.score(state)
 
 
 def bare_playout(seed: int) -> list[int]:

@@ -63,7 +63,7 @@ def test_hats_digits_int_refuses_or_cannot_hold_are_invalid_moves(text: str) -> 
     with pytest.raises(InvalidMoveError):
         game.play(text)
     with pytest.raises(InvalidMoveError):
-        hatskit.hats.parse_move(text)
+        hatskit.games.hats.parse_move(text)
 
 
 @pytest.mark.parametrize("text", ["²:0", "٣: fez", "²"], ids=["superscript-seat", "arabic-seat", "seat-alone"])

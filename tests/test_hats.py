@@ -8,7 +8,7 @@ import pytest
 
 import hatskit
 from hatskit import IllegalMoveError, InvalidMoveError, RecordError
-from hatskit.hats import Card, cookie_holder, parse_card, parse_move
+from hatskit.games.hats import Card, cookie_holder, parse_card, parse_move
 
 
 def cards(*names: str) -> list[Card]:
@@ -247,7 +247,7 @@ def test_mid_game_sheet_has_no_favorites() -> None:
 
 
 def test_h10_most_types_with_black_hats_as_one_type() -> None:
-    from hatskit.hats import distinct_types
+    from hatskit.games.hats import distinct_types
 
     assert distinct_types(cards("♣1"), black_hats=2) == 2, "two black hats count as one type"
     holder, why = cookie_holder([cards("♣1"), cards("♥1", "♠1", "♦1")], [cards("★1", "★2"), []], None)
@@ -322,7 +322,7 @@ def test_h11_the_cookie_breaks_a_tie_on_points_and_black_hats() -> None:
 
 
 def test_h11_black_hats_break_a_points_tie() -> None:
-    from hatskit.hats import _outcome_from_keys
+    from hatskit.games.hats.scoring import _outcome_from_keys
 
     outcome = _outcome_from_keys({(0,): (10, 2, 0), (1,): (10, 1, 1)}, ("Ana", "Ben"))
     assert outcome.winners == (0,) and "most black hats (2)" in outcome.reason

@@ -13,7 +13,7 @@ from ipywidgets.widgets import widget as widget_module
 from ipywidgets.widgets.widget import _instances
 
 import hatskit
-from hatskit.hats import Exchange
+from hatskit.games.hats import Exchange
 from widgets import HatsTable, SombreroTable, batch
 from widgets.scheduler import ManualClock
 

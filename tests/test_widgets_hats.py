@@ -5,7 +5,6 @@ from __future__ import annotations
 import html
 import re
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -18,9 +17,9 @@ import hatskit
 from hatskit import Game
 from hatskit.bots import Hint
 from hatskit.drawing import score_panel_html
-from hatskit.hats import Back, BlackHat, Discard, Exchange, Swap
+from hatskit.games.hats import Back, BlackHat, Discard, Exchange, Swap
+from tests.helpers import hand, marked, play_first_option, select, select_once, shown_strings, tea_table, walk
 from widgets import HatsTable
-from widgets.batch import state_leaves
 from widgets.parts import is_shown
 from widgets.scheduler import ManualClock
 
@@ -33,45 +32,9 @@ def new_table(players: int = 3, seats: tuple[str, ...] = BOTS, seed: int = 7, **
     return HatsTable(hatskit.new_game("hats", players=players, seed=seed), seats, bot_delay=0, **keywords)
 
 
-def hand(table: HatsTable) -> list[str]:
-    return [button.description for button in table.hand_buttons if button.description]
-
-
-def tea_table(table: HatsTable) -> list[str]:
-    return [button.description for button in table.position_buttons]
-
-
-def marked(buttons: list[widgets.Button], mark: str) -> set[int]:
-    """The 1-based indexes of the buttons carrying the CSS class ``mark``."""
-    return {index for index, button in enumerate(buttons, start=1) if mark in button._dom_classes}
-
-
 def text(line: widgets.HTML) -> str:
     """An HTML widget's text, tags removed and spaces collapsed."""
     return " ".join(html.unescape(re.sub(r"<[^>]+>", " ", line.value)).split())
-
-
-def select(table: HatsTable, card: str) -> None:
-    """Click ``card`` in the reader's hand."""
-    next(button for button in table.hand_buttons if button.description == card).click()
-
-
-def select_once(table: HatsTable, card: str) -> None:
-    """Make ``card`` the selected hand card (a click on the selected card would put it down)."""
-    if table.selected != card:
-        select(table, card)
-
-
-def play_first_option(table: HatsTable) -> None:
-    """Click the first hand card, then give it back, or its first highlighted position, or black hat."""
-    select_once(table, hand(table)[0])
-    targets = sorted(marked(table.position_buttons, "hk-legal"))
-    if is_shown(table.give_back_button):
-        table.give_back_button.click()
-    elif targets:
-        table.position_buttons[targets[0] - 1].click()
-    else:
-        table.black_hat_button.click()
 
 
 def reader_turn(game: Game, seat: int = 0) -> bool:
@@ -150,7 +113,7 @@ def test_black_hat_by_clicks() -> None:
     card = hand(table)[0]
     select(table, card)
     table.black_hat_button.click()
-    assert table.game.history[0] == BlackHat(hatskit.hats.parse_card(card))
+    assert table.game.history[0] == BlackHat(hatskit.games.hats.parse_card(card))
     assert card not in hand(table)
     assert "Ana made a black hat" in text(table.message)
     assert f'title="{card}"' in table.seat_rows[0].value  # your own black hat, shown to you only
@@ -170,7 +133,7 @@ def test_discard_by_clicks_draws_and_keeps_the_turn() -> None:
     card = hand(table)[-1]
     select(table, card)
     table.optional_button.click()
-    assert table.game.history == [Discard(hatskit.hats.parse_card(card))]
+    assert table.game.history == [Discard(hatskit.games.hats.parse_card(card))]
     assert card not in hand(table) and len(hand(table)) == 9 and table.game.to_move == 0
     assert "discarded a card face down and drew" in text(table.message)
     select(table, hand(table)[0])
@@ -225,7 +188,7 @@ def test_playing_from_an_earlier_position_starts_a_new_branch() -> None:
     card = hand(table)[-1]
     select(table, card)
     table.black_hat_button.click()
-    assert game.ply == 3 and game.history[0] == BlackHat(hatskit.hats.parse_card(card)) != old_branch[0]
+    assert game.ply == 3 and game.history[0] == BlackHat(hatskit.games.hats.parse_card(card)) != old_branch[0]
     assert table.shown_ply == 3 and table.slider.max == 3
 
 
@@ -309,7 +272,7 @@ def test_a_new_game_cancels_the_pending_bots() -> None:
 
 KERNEL_SETUP = """
 import hatskit
-from hatskit.hats import Exchange
+from hatskit.games.hats import Exchange
 from hatskit.bots import Hint
 from widgets import HatsTable
 from widgets.scheduler import ManualClock
@@ -381,7 +344,7 @@ def test_four_players_swap_by_clicks_and_the_partner_gives_back() -> None:
     card = hand(table)[0]
     select(table, card)
     table.optional_button.click()
-    assert game.history[0] == Swap(hatskit.hats.parse_card(card)) and isinstance(game.history[1], Back)
+    assert game.history[0] == Swap(hatskit.games.hats.parse_card(card)) and isinstance(game.history[1], Back)
     assert card not in hand(table) and len(hand(table)) == 9 and game.to_move == 0
     assert "Cleo passed a card back to Ana" in text(table.message)
 
@@ -401,36 +364,11 @@ def test_four_players_give_back_answers_the_partners_swap() -> None:
     given = hand(table)[0]
     assert table.selected == given  # still selected after the refused move
     table.give_back_button.click()
-    assert game.history[3] == Back(hatskit.hats.parse_card(given))
+    assert game.history[3] == Back(hatskit.games.hats.parse_card(given))
     assert str(passed) in hand(table) and given not in hand(table) and reader_turn(game)
 
 
 # ------------------------------------------------------------------ hidden information
-
-
-def walk(widget: widgets.Widget) -> Iterator[widgets.Widget]:
-    """The widget and every widget it holds (children, layout, style, ...), each once."""
-    seen: set[str] = set()
-    stack = [widget]
-    while stack:
-        current = stack.pop()
-        if current.model_id in seen:
-            continue
-        seen.add(current.model_id)
-        yield current
-        for name in current.keys:
-            stack += [value for value in state_leaves(getattr(current, name)) if isinstance(value, widgets.Widget)]
-
-
-def shown_strings(table: HatsTable) -> list[str]:
-    """Every string trait of every widget in the table: descriptions, tooltips, values, classes..."""
-    return [
-        value
-        for widget in walk(table)
-        for name in widget.keys
-        for value in state_leaves(getattr(widget, name))
-        if isinstance(value, str)
-    ]
 
 
 def unseen_cards(game: Game, seat: int) -> set[str]:

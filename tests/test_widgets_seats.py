@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import hatskit
-from tests.test_widgets_hats import play_first_option, shown_strings
+from tests.helpers import play_first_option, shown_strings
 from widgets.hats import HatsTable
 from widgets.madder import MadderTable
 from widgets.parts import is_shown

@@ -24,8 +24,19 @@ from typing import Any
 import ipywidgets as widgets
 
 from hatskit.drawing import back_html, escape
-from hatskit.hats import HAND_SIZE, KIND_NAMES, KINDS, MAIN_ACTIONS, Back, BlackHat, Discard, Exchange, Swap, partner
-from hatskit.render.hats import hat_card_html
+from hatskit.games.hats import (
+    HAND_SIZE,
+    KIND_NAMES,
+    KINDS,
+    MAIN_ACTIONS,
+    Back,
+    BlackHat,
+    Discard,
+    Exchange,
+    Swap,
+    partner,
+)
+from hatskit.games.hats.render import hat_card_html
 from widgets.frame import TableFrame
 from widgets.parts import column, html_line, named_button, row, set_face, set_marks, show
 

@@ -38,8 +38,8 @@ from typing import Any
 import mistune
 
 import hatskit
-from hatskit.hats import SEAT_NAMES
-from hatskit.render.hats import table_html
+from hatskit.games.hats import SEAT_NAMES
+from hatskit.games.hats.render import table_html
 from hatskit.render.sombrero import board_html
 
 KITS_DIR = Path(__file__).resolve().parent

@@ -23,7 +23,7 @@ from playwright.sync_api import expect
 import hatskit
 from hatskit.core import Event
 from hatskit.drawing import event_html
-from hatskit.hats import KIND_NAMES, Exchange, cards_of_game
+from hatskit.games.hats import KIND_NAMES, Exchange, cards_of_game
 from tests.conftest import NOTEBOOK_DIR, NOTEBOOKS, REPO
 from widgets import HatsTable
 

@@ -1,51 +1,37 @@
-"""The strong Hats bot: Monte Carlo over the cards it cannot see.
+"""Hats' strong bot and its hints in words; ``BOTS`` is what ``hatskit.bots.make_bot`` offers for Hats.
 
-The bot knows only its seat's view. For every decision it deals the unseen
-cards (other hands, other black hats, deck, discard pile) at random into many
-*worlds* consistent with that view, plays each candidate move in every world,
-finishes the game with quick random play and averages the final lead over the
-best opponent (team against team with four players). The same worlds serve
-every candidate, so the comparison between moves is fair. Main actions are
-narrowed in two rounds: about 400 endings shared out among all of them (4 to
-12 worlds each), then 96 worlds for each of the 8 best.
+The strong bot is the shared Monte Carlo bot (``hatskit.bots.montecarlo``):
+it knows only its seat's view, deals the cards it cannot see into many worlds
+that agree with it, plays each main action out in every world with quick
+random play and keeps the best average lead (team against team with four
+players). The optional action (H4's discard, H5's swap) is weighed first, in
+worlds of its own, against keeping the card, and taken only when the gain is
+clearly more than chance (:func:`clearly_positive`); the main action then comes
+on the next call, with the new card in hand. Simulations call ``advance`` and
+``scoring`` only, never the narration.
 
-The optional action (H4's discard, or H5's swap with four players) is weighed
-first, in its own worlds: each world keeps the card, or gives it away and gets
-the world's card in return (the deck's top card, or a card of the partner's
-hand), then plays the main action that scores the most points at once
-(:func:`quick_main_action`) and finishes at random. The difference between
-the two endings, world by world, is what giving that card away is worth. The
-bot takes the optional action only when that gain is clearly positive: at
-least :data:`OPTIONAL_MARGIN` points on average and two standard errors above
-nothing. Its main action is then chosen on the next call, with the new card
-in hand. On this project's 2-core machine a decision takes about 0.5 s
-(median); see benchmarks/bench_hats.py.
+A hint's sentence is read off the public score sheet before and after the move
+in one sampled world: cards the seat cannot see never change those lines, so
+every world gives the same sentence. The simulation figures go into the hint's
+detail. Ruling ids are explained in ``docs/rulings.md``; decision times are in
+``benchmarks/README.md`` (``benchmarks/bench_hats.py``).
 """
 
 from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
-from hatskit.bots.base import Hint, margin
-from hatskit.bots.hats.hints import describe, exchange_targets
+from hatskit.bots.base import Hint, margin, moves_of
 from hatskit.bots.montecarlo import Estimate, MonteCarloBot, simulation_summary
 from hatskit.core import SeatView
-from hatskit.hats import (
-    Back,
-    BlackHat,
-    Card,
-    Discard,
-    Exchange,
-    HatsMove,
-    HatsState,
-    Swap,
-    face_up_positions,
-    favorite_line,
-    sample_world,
-)
+from hatskit.games.hats.components import COOKIE_POINTS, SEAT_NAMES, Card, parse_card, partner
+from hatskit.games.hats.moves import Back, BlackHat, Discard, Exchange, HatsMove, Swap
+from hatskit.games.hats.positions import sample_world
+from hatskit.games.hats.scoring import cookie_holder, face_up_positions, favorite_line, score
+from hatskit.games.hats.state import HatsState, fits
 
 OPTIONAL_MARGIN = 0.5  # points an optional action must gain on average before the bot takes it
 
@@ -75,7 +61,8 @@ class HatsBot(MonteCarloBot):
         self.optional_cards = optional_cards  # the weakest cards of the hand that are weighed for it
 
     def hint(self, seat_view: SeatView) -> Hint:
-        view, legal = seat_view.view(), seat_view.legal_moves()
+        """The optional action when it clearly gains, else the best main action; both with their numbers."""
+        view, legal = seat_view.view(), moves_of(seat_view)
         optional = self.weigh_optional(view, legal)
         if optional and clearly_positive(optional[0]):
             move = optional[0].move
@@ -89,6 +76,7 @@ class HatsBot(MonteCarloBot):
         return [m for m in legal if not isinstance(m, Discard | Swap)]
 
     def play_out(self, world: HatsState, move: HatsMove, seat: int) -> int:
+        """``move`` in a copy of ``world``, finished at random: ``seat``'s lead at the end."""
         ending = world.copy()
         ending.advance(move)
         return finish(ending, seat, self.rng)
@@ -137,7 +125,7 @@ def finish(state: HatsState, seat: int, rng: random.Random, quick: bool = False)
     while state.to_move is not None:
         own = quick and state.to_move == seat and state.pending is None
         state.advance(quick_main_action(state, seat) if own else rollout_move(state, rng))
-    return margin(state.score(), seat)
+    return margin(score(state), seat)
 
 
 def rollout_move(state: HatsState, rng: random.Random) -> HatsMove:
@@ -195,15 +183,18 @@ def _best_favorite(favorites: dict[Card, int], played: Card, taken: Card | None)
 
 
 def _points(kinds: Counter[str], face_up: dict[str, int]) -> int:
+    """Collection points (H8) of a collection counted by type, for this table."""
     return sum(count * face_up.get(kind, 0) for kind, count in kinds.items())
 
 
 def _main_detail(ranked: Sequence[Estimate]) -> str:
+    """The numbers behind a main action, as the hint's detail."""
     summary = simulation_summary(ranked, "endings")
     return f"{summary[0].upper()}{summary[1:]}."
 
 
 def _optional_detail(optional: Sequence[Estimate], taken: bool) -> str:
+    """The numbers behind the optional action, taken or left, as the hint's detail."""
     if not optional:
         return ""
     best = optional[0]
@@ -216,6 +207,93 @@ def _optional_detail(optional: Sequence[Estimate], taken: bool) -> str:
     if taken:
         return f"Before the main action, a {what} is worth it here: {gain}."
     return f" The best {what}, {best.move}, would not help clearly enough: {gain}."
+
+
+# ---------------------------------------------------------------- hints in words
+
+_ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth")
+
+
+def exchange_targets(state: HatsState, card: Card) -> list[int]:
+    """The table positions (1-based) where ``card`` may be exchanged: same type or higher value (H2)."""
+    return [position for position, there in enumerate(state.table, start=1) if fits(card, there)]
+
+
+def describe(view: Mapping[str, Any], move: HatsMove) -> str:
+    """The hint sentence for ``move`` by the seat whose ``view`` this is."""
+    world = sample_world(view, random.Random(0))  # any world: the public lines are the same in all
+    if isinstance(move, Exchange | BlackHat):
+        return _main_action(world, view["seat"], move)
+    return _optional(world, view, move)
+
+
+def _main_action(world: HatsState, seat: int, move: Exchange | BlackHat) -> str:
+    """A main action's sentence: what it takes or makes, the cookie, and the score if the game ended now."""
+    after = world.copy()
+    after.advance(move)
+    if isinstance(move, Exchange):
+        text = _exchange(world, after, seat, move)
+    else:
+        text = f"make {move.card} a black hat (face down, 1 point for sure)"
+        if not exchange_targets(world, move.card):
+            text += f": {move.card} can't be exchanged anywhere on the table"
+    cookie = cookie_holder(after.collections, after.black_hats, world.cookie)[1]
+    if after.cookie == seat != world.cookie:
+        text += f", and you take the last cookie ({COOKIE_POINTS} points): {cookie}"
+    elif world.cookie == seat != after.cookie:
+        text += f", though you lose the last cookie: {cookie}"
+    before_total, after_total = score(world).totals[seat], score(after).totals[seat]
+    return f"{text}; your score goes from {before_total} to {after_total} if the game ended now"
+
+
+def _exchange(before: HatsState, after: HatsState, seat: int, move: Exchange) -> str:
+    """An exchange's part of the sentence: the card taken, what it is worth now, and what the move changed (H7, H8)."""
+    taken = before.table[move.position - 1]
+    collection = after.collections[seat]
+    count = sum(card.kind == taken.kind for card in collection)
+    old, new = face_up_positions(before.table), face_up_positions(after.table)
+    text = f"put {move.card} on position {move.position} and take {taken}, your {_ORDINALS[count - 1]} {taken.kind}"
+    where = new.get(taken.kind, 0)
+    if where and count == 1:
+        text += f", worth {_worth(where)} while {taken.kind} is at position {where}"
+    elif where:
+        text += (
+            f", and each {taken.kind} you collected is worth {_worth(where)} while {taken.kind} is at position {where}"
+        )
+    else:
+        text += f", but no {taken.kind} is face up on the table now, so your {taken.kind} score nothing yet"
+    kind, held = move.card.kind, sum(card.kind == move.card.kind for card in before.collections[seat])
+    if kind != taken.kind and held and old.get(kind, 0) != new.get(kind, 0):
+        text += f"; your {kind} now score {new.get(kind, 0)} each instead of {old.get(kind, 0)}"
+    return text
+
+
+def _worth(count: int) -> str:
+    """A number of points in words."""
+    return "1 point" if count == 1 else f"{count} points"
+
+
+def _optional(world: HatsState, view: Mapping[str, Any], move: Discard | Swap | Back) -> str:
+    """Discard, swap or give back: what the card could do on the table says why it goes."""
+    card, hand = move.card, [parse_card(name) for name in view["hand"]]
+    targets = exchange_targets(world, card)
+    if not targets:
+        why = f"{card} can't be exchanged anywhere on the table"
+    elif len(targets) == 1:
+        why = f"{card} can only take the card at position {targets[0]}"
+    elif all(len(targets) <= len(exchange_targets(world, other)) for other in hand):
+        why = f"{card} can take fewer cards on the table than any other card in your hand"
+    elif isinstance(move, Back):
+        why = f"giving {card} back did best in the simulated games"
+    else:
+        why = f"a new card did better than {card} in the simulated games"
+    if isinstance(move, Discard):
+        return f"swap {card} for a new card from the deck before your main action: {why}"
+    if isinstance(move, Swap):
+        mate = SEAT_NAMES[partner(view["seat"])]
+        return f"pass {card} face down to your partner {mate}, who gives you a card back: {why}"
+    giver = SEAT_NAMES[view["swap_waiting"]]
+    return f"give {card} back to {giver}, your partner, who swapped with you: {why}"
 
 
 BOTS = {"strong": HatsBot}

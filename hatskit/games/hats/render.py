@@ -1,9 +1,15 @@
-"""Hats pictures: cards, the tea table and a whole position, as HTML strings."""
+"""Hats pictures: cards, the tea table and a whole position, as pure HTML strings.
+
+``table_html`` is the spec's ``render``: the table as one seat sees it, or with
+every hand shown for teaching.
+"""
 
 from __future__ import annotations
 
 from hatskit.drawing import back_html, card_html, escape, style_tag
-from hatskit.hats import KIND_NAMES, SEAT_NAMES, Card, HatsState, face_up_positions, parse_card
+from hatskit.games.hats.components import KIND_NAMES, SEAT_NAMES, Card, parse_card
+from hatskit.games.hats.scoring import face_up_positions
+from hatskit.games.hats.state import HatsState
 
 
 def hat_card_html(card: Card | str, extra_class: str = "", label: str | None = None) -> str:
@@ -33,6 +39,7 @@ def table_html(state: HatsState, seat: int | None = None) -> str:
 
 
 def _seat_html(state: HatsState, seat: int, show_hand: bool) -> str:
+    """One seat's hand (backs unless shown) and collection, its black hats as backs."""
     hand = state.hands[seat]
     shown_hand = "".join(hat_card_html(c) for c in sorted(hand)) if show_hand else back_html() * len(hand)
     collection = "".join(hat_card_html(c) for c in state.collections[seat])

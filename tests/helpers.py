@@ -1,0 +1,76 @@
+"""Helpers shared by several test files (never imported from another test file), one section a game."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import ipywidgets as widgets
+
+from widgets import HatsTable
+from widgets.batch import state_leaves
+from widgets.parts import is_shown
+
+# ------------------------------------------------------------------ Hats: the HatsTable at a click
+
+
+def hand(table: HatsTable) -> list[str]:
+    """The cards of the reader's hand as the buttons name them."""
+    return [button.description for button in table.hand_buttons if button.description]
+
+
+def tea_table(table: HatsTable) -> list[str]:
+    """The tea table's cards as the position buttons name them, position 1 first."""
+    return [button.description for button in table.position_buttons]
+
+
+def marked(buttons: list[widgets.Button], mark: str) -> set[int]:
+    """The 1-based indexes of the buttons carrying the CSS class ``mark``."""
+    return {index for index, button in enumerate(buttons, start=1) if mark in button._dom_classes}
+
+
+def select(table: HatsTable, card: str) -> None:
+    """Click ``card`` in the reader's hand."""
+    next(button for button in table.hand_buttons if button.description == card).click()
+
+
+def select_once(table: HatsTable, card: str) -> None:
+    """Make ``card`` the selected hand card (a click on the selected card would put it down)."""
+    if table.selected != card:
+        select(table, card)
+
+
+def play_first_option(table: HatsTable) -> None:
+    """Click the first hand card, then give it back, or its first highlighted position, or black hat."""
+    select_once(table, hand(table)[0])
+    targets = sorted(marked(table.position_buttons, "hk-legal"))
+    if is_shown(table.give_back_button):
+        table.give_back_button.click()
+    elif targets:
+        table.position_buttons[targets[0] - 1].click()
+    else:
+        table.black_hat_button.click()
+
+
+def walk(widget: widgets.Widget) -> Iterator[widgets.Widget]:
+    """The widget and every widget it holds (children, layout, style, ...), each once."""
+    seen: set[str] = set()
+    stack = [widget]
+    while stack:
+        current = stack.pop()
+        if current.model_id in seen:
+            continue
+        seen.add(current.model_id)
+        yield current
+        for name in current.keys:
+            stack += [value for value in state_leaves(getattr(current, name)) if isinstance(value, widgets.Widget)]
+
+
+def shown_strings(table: HatsTable) -> list[str]:
+    """Every string trait of every widget in the table: descriptions, tooltips, values, classes..."""
+    return [
+        value
+        for widget in walk(table)
+        for name in widget.keys
+        for value in state_leaves(getattr(widget, name))
+        if isinstance(value, str)
+    ]
