@@ -133,9 +133,7 @@ class SnapTable(TableFrame):
     """A race table: a tap button; undo, hint and step-through switched off."""
 
     game_id = "snap"
-    game_title = "Snap"
     default_seats = ("reader", "random", "random")
-    player_counts = (3,)
     can_undo = can_hint = can_step = False
 
     def build_table(self) -> list[widgets.Widget]:

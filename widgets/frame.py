@@ -7,8 +7,9 @@ a message line (the narration of the last moves with their rule ids, or why a
 move is not allowed), step-through controls with a slider over the history,
 undo, a hint from the strong bot, the score panel and the bots at the table.
 
-A subclass names its game (``game_id``, ``game_title``), its
-``default_seats`` and the ``player_counts`` the game allows, and writes:
+A subclass names its game (``game_id``) and its ``default_seats``; what kind
+of game it is (title, player counts, hidden hands) the frame reads from the
+game's :class:`~hatskit.core.GameSpec`. A subclass writes:
 
 - :meth:`TableFrame.build_table` builds its widgets and returns the rows of
   the table area (built again only when a new game has another player count);
@@ -60,8 +61,9 @@ from typing import Any, ClassVar, Self
 
 import ipywidgets as widgets
 
+import hatskit
 from hatskit.bots import Bot, make_bot
-from hatskit.core import Game
+from hatskit.core import Game, GameSpec
 from hatskit.drawing import event_html, move_list_html, score_panel_html
 from widgets.access import TableAccess
 from widgets.batch import channel, opened_whole
@@ -91,14 +93,22 @@ class TableFrame(widgets.VBox):
     """A game at a table: the table area a subclass fills, and the shared controls around it."""
 
     game_id: ClassVar[str]  # the game a subclass draws
-    game_title: ClassVar[str]
     default_seats: ClassVar[tuple[str, ...]]
-    player_counts: ClassVar[tuple[int, ...]] = (2,)
     shuffled: ClassVar[bool] = True  # the seed deals the cards, so the set-up row shows a deal number
     can_undo: ClassVar[bool] = True
     can_hint: ClassVar[bool] = True
     can_step: ClassVar[bool] = True
-    hides_hands: ClassVar[bool] = False  # two readers pass the laptop behind a screen (widgets/seats.py)
+
+    @property
+    def spec(self) -> GameSpec:
+        """What kind of game this table shows: its title, player counts, hidden information."""
+        return hatskit.GAMES[self.game_id]
+
+    @property
+    def hides_hands(self) -> bool:
+        """True where two readers at one screen pass the laptop behind a screen (widgets/seats.py): a game with
+        secret cards played in turns (in a race every seat acts at once, so one reader sits at a race table)."""
+        return self.spec.hidden_information and not self.spec.simultaneous
 
     def __init__(
         self,
@@ -467,7 +477,7 @@ class TableFrame(widgets.VBox):
 
     def _check_game(self, game: Game) -> None:
         if game.game_id != self.game_id:
-            raise ValueError(f"{type(self).__name__} shows a {self.game_title} game, not {game.game_id!r}")
+            raise ValueError(f"{type(self).__name__} shows a {self.spec.title} game, not {game.game_id!r}")
 
     def _seat_game(self, game: Game, seats: Sequence[str]) -> None:
         """Take ``game`` and its seats, with fresh bots, selection and history marks (no widget changes)."""
@@ -495,7 +505,7 @@ class TableFrame(widgets.VBox):
     # -- the frame's widgets ------------------------------------------------------
 
     def _build_frame(self) -> None:
-        self.setup = SetupRow(self.game_id, self.player_counts, self.shuffled, self.start, self._refuse)
+        self.setup = SetupRow(self.game_id, self.spec.players, self.shuffled, self.start, self._refuse)
         self.status = html_line("hk-status")
         self.message = html_line("hk-message")
         self.score_panel = html_line("hk-scorepanel")

@@ -48,10 +48,7 @@ class HatsTable(TableFrame):
     """A Hats game at a table of readers and bots; see the module docstring."""
 
     game_id = "hats"
-    game_title = "Hats"
     default_seats = ("reader", "greedy", "strong")
-    hides_hands = True
-    player_counts = (2, 3, 4)
 
     # -- building (once) ---------------------------------------------------------
 

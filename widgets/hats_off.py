@@ -54,9 +54,7 @@ class HatsOffTable(TableFrame):
     """A Hats Off! game at a table, in race mode or step mode; see the module docstring."""
 
     game_id = "hats-off"
-    game_title = "Hats Off!"
     default_seats: ClassVar[tuple[str, ...]] = (READER, "greedy", "greedy")
-    player_counts = (2, 3, 4, 5)
 
     def __init__(
         self,

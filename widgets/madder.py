@@ -50,10 +50,7 @@ class MadderTable(TableFrame):
     """A Madder than a Hatter game at a table of readers and bots; see the module docstring."""
 
     game_id = "madder"
-    game_title = "Madder than a Hatter"
     default_seats = ("reader", "greedy", "strong")
-    hides_hands = True
-    player_counts = (3, 4)
 
     # -- building (once) ---------------------------------------------------------
 

@@ -105,7 +105,6 @@ class SombreroTable(TableFrame):
     """A Sombrero game at a table of a reader and a bot (or two readers); see the module docstring."""
 
     game_id = "sombrero"
-    game_title = "Sombrero"
     default_seats = ("reader", "strong")
     shuffled = False  # no cards to deal: every Sombrero game starts the same (S1)
 
