@@ -75,12 +75,24 @@ def new_game(game_id: str, players: int | None = None, seed: int | None = None, 
 def _start(spec: GameSpec, players: object, seed: object, options: Mapping[str, Any]) -> Game:
     """A new game of ``spec``, its arguments checked here once for every game (each says how many players it takes)."""
     count = None if players is None else whole_number(players, "players")
+    if count is not None and count not in spec.players:
+        raise RecordError(f"{spec.title} takes {player_counts(spec)} players, not {count}")
     seed = new_seed() if seed is None else whole_number(seed, "seed")
     check_json_value(options, "the options")
     chosen = make_options(spec.options_type, options, spec.game_id)
     state = spec.new_state(count, seed, chosen)
     head = {"game": spec.game_id, "players": len(state.seat_names()), "seed": seed, "options": options_dict(chosen)}
     return Game(spec, head, [state])
+
+
+def player_counts(spec: GameSpec) -> str:
+    """The player counts a game takes, in words: "2", "3 or 4", "2 to 5"."""
+    counts = spec.players
+    if len(counts) == 1:
+        return str(counts[0])
+    if len(counts) == 2:
+        return f"{counts[0]} or {counts[1]}"
+    return f"{counts[0]} to {counts[-1]}"
 
 
 def load(source: str | Mapping[str, Any]) -> Game:

@@ -42,9 +42,7 @@ from hatskit.games.hats.state import HatsState, PendingSwap
 
 def new_state(players: int | None, seed: int, options: HatsOptions) -> HatsState:
     """Shuffle with the seed and deal (H1, H5); three players unless told."""
-    players = 3 if players is None else players
-    if players not in (2, 3, 4):
-        raise RecordError(f"Hats takes 2 to 4 players, not {players!r}")
+    players = 3 if players is None else players  # the count itself is checked against SPEC.players
     deck = cards_of_game(players, options)
     seeded_shuffle(deck, seed, 0)
     table = [deck.pop() for _ in range(5 if players == 2 else 6)]
