@@ -12,28 +12,21 @@ import pytest
 import hatskit
 from hatskit import IllegalMoveError, InvalidMoveError, RecordError
 from hatskit.bots import make_bot
-from hatskit.madder import DECLINE, DONE, Discard, HatAt, MoveHat, Play, Swap, Take, load_cards, parse_move
-from hatskit.madder.cards import DEFAULT_CARDS
-
-CLERK, TRENDSETTER, COLLECTOR, TAILOR = "The Clearance Clerk", "The Trendsetter", "The Collector", "The Tailor"
-
-
-def turn_position(**changes: Any) -> dict[str, Any]:
-    """Round 1 of a three-player game, Ana (the dealer) to play; the deck is what is listed nowhere."""
-    position = {
-        "game": "madder",
-        "players": 3,
-        "round": 1,
-        "dealer": 0,
-        "phase": "play",
-        "to_move": 0,
-        "inventories": [["Fedora"], ["Boater"], ["Bowler"]],
-        "hands": [["Newsboy", "Homburg", "Beret"], ["Trilby", "Stetson", "Fedora"], ["Boater", "Homburg", "Beret"]],
-        "line": ["Newsboy", "Stetson", "Trilby", "Bowler"],
-        "haberdashers": [CLERK, TRENDSETTER, COLLECTOR],
-        "scores": [],
-    }
-    return position | changes
+from hatskit.games.madder import (
+    DECLINE,
+    DONE,
+    Discard,
+    HatAt,
+    MoveHat,
+    Play,
+    Swap,
+    Take,
+    load_cards,
+    parse_move,
+    positions,
+)
+from hatskit.games.madder.components import DEFAULT_CARDS
+from tests.helpers import CLERK, COLLECTOR, TAILOR, TRENDSETTER, end_position, turn_position
 
 
 def with_hat(hat: str, **changes: Any) -> hatskit.Game:
@@ -218,10 +211,6 @@ def test_m3_a_premium_with_nothing_to_act_on_lets_the_turn_go_on() -> None:
 
 
 # ---------------------------------------------------------------- M4 end of the round
-
-
-def end_position(**changes: Any) -> dict[str, Any]:
-    return turn_position(phase="end", line=[], **changes)
 
 
 def test_m4_at_the_end_hats_go_into_your_own_inventory_only() -> None:
@@ -596,9 +585,9 @@ def test_a_finished_game_with_a_tie_on_top_is_refused() -> None:
 
 def test_sample_world_agrees_with_the_view_and_deals_the_rest() -> None:
     game = hatskit.load(turn_position())
-    view = game.view(1)
-    world = hatskit.GAMES["madder"].sample_world(view, random.Random(3))
-    assert world.view(1) == view
+    seen = game.view(1)
+    world = hatskit.GAMES["madder"].sample_world(seen, random.Random(3))
+    assert positions.view(world, 1) == seen
     assert world.haberdashers[1] == TRENDSETTER and len(set(world.haberdashers)) == 3
     hats = [h for i in world.inventories for h in i] + [h for hand in world.hands for h in hand]
     hats += world.line + world.deck + world.discard
@@ -637,7 +626,7 @@ def test_every_bot_finishes_a_four_player_round(kind: str) -> None:
 
 
 def test_the_picture_hides_other_hands_and_haberdashers_and_marks_the_first_line_hat() -> None:
-    from hatskit.render.madder import table_html
+    from hatskit.games.madder.render import table_html
 
     state = hatskit.load(turn_position()).state
     seen_by_ben = table_html(state, seat=1)

@@ -10,9 +10,8 @@ from typing import Any
 import ipywidgets as widgets
 
 import hatskit
-from hatskit.madder import DECLINE, Play
-from tests.test_madder import CLERK, COLLECTOR, TAILOR, TRENDSETTER, end_position, turn_position
-from tests.test_widgets_hats_off import widget_states
+from hatskit.games.madder import DECLINE, Play
+from tests.helpers import CLERK, COLLECTOR, TAILOR, TRENDSETTER, end_position, turn_position, widget_states
 from widgets import MadderTable
 from widgets.parts import is_shown
 

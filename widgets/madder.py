@@ -25,11 +25,20 @@ import ipywidgets as widgets
 
 from hatskit.core import EndPhase
 from hatskit.drawing import back_html, escape
-from hatskit.madder import DECLINE, DONE, Discard, HatAt, MadderOptions, MoveHat, Play, Swap, Take, card_set
-from hatskit.madder.cards import Ability, CardSet, is_premium, style_of
-from hatskit.madder.moves import LINE, SEAT_NAMES, Choice, Place
-from hatskit.madder.state import ABILITY, END, HABERDASHERS, MadderView
-from hatskit.render.madder import PHASE_WORDS, STYLE, inventory_html, line_html
+from hatskit.games.madder import DECLINE, DONE, Discard, HatAt, MadderOptions, MoveHat, Play, Swap, Take, card_set
+from hatskit.games.madder.components import (
+    ABILITY,
+    END,
+    HABERDASHERS,
+    SEAT_NAMES,
+    Ability,
+    CardSet,
+    is_premium,
+    style_of,
+)
+from hatskit.games.madder.moves import LINE, Choice, Place
+from hatskit.games.madder.positions import MadderView
+from hatskit.games.madder.render import PHASE_WORDS, STYLE, inventory_html, line_html
 from widgets.frame import TableFrame
 from widgets.parts import column, html_line, named_button, row, set_face, set_marks, show
 
@@ -147,11 +156,11 @@ class MadderTable(TableFrame):
         self.round_table.value = rounds_html(madder)
 
     def _show_seats(self, view: MadderView, cards: CardSet, moves: list[Any], hint: Any) -> None:
-        targets = {move.seat for move in moves if isinstance(move, Play) and move.hat == self.selected}
+        targets = {move.to for move in moves if isinstance(move, Play) and move.hat == self.selected}
         for seat, (button, seat_row) in enumerate(zip(self.target_buttons, self.seat_rows, strict=True)):
             seat_row.value = self._seat_html(view, cards, seat)
             marks = ["hk-legal"] if seat in targets else []
-            marks += ["hk-hint"] if isinstance(hint, Play) and hint.seat == seat else []
+            marks += ["hk-hint"] if isinstance(hint, Play) and hint.to == seat else []
             set_marks(button, marks, MARKS)
             button.disabled = view["to_move"] is None
 

@@ -1,4 +1,4 @@
-"""The options and the card set: styles, Premium abilities and Haberdashers, read from data (M6).
+"""Madder than a Hatter's parts: the options, the seats, the deal's sizes and the card set read from data (M6).
 
 The card texts live in ``cards.toml`` beside this module, not in code, so a
 class that owns the printed game can enter its texts there. Each ability is an
@@ -16,7 +16,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from hatskit.core import RecordError
+from hatskit.core import PLAYER_NAMES, RecordError
 
 DEFAULT_CARDS = Path(__file__).with_name("cards.toml")
 STYLE_COUNT = 8
@@ -24,6 +24,13 @@ REGULAR_COPIES = 3  # and one Premium: four hats per style
 HATS_PER_STYLE = REGULAR_COPIES + 1
 HABERDASHER_COUNT = 4
 PREMIUM_MARK = "*"
+SEAT_NAMES = PLAYER_NAMES[:4]
+PLAYER_COUNTS = (3, 4)
+HAND_SIZE = {3: 3, 4: 2}  # face-down hats dealt to each player (M2)
+LINE_SIZE = {3: 4, 4: 5}  # hats on the assembly line (M2)
+# The phases of a round (M3, M4); a position with inventories only is an exercise, scored and never played.
+PLAY, ABILITY, END, HABERDASHERS, OVER, EXERCISE = "play", "ability", "end", "haberdashers", "over", "exercise"
+PHASES = (PLAY, ABILITY, END, HABERDASHERS, OVER, EXERCISE)
 _STYLE_NAME = re.compile(r"^[A-Z][a-z]+$")
 
 

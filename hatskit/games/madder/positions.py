@@ -1,28 +1,78 @@
-"""Starting, loading and imagining positions: a new deal, the position format, sampled worlds."""
+"""Madder than a Hatter's positions: a new deal, the position format (load and save), a seat's view, sampled worlds.
+
+The position format (``docs/rulings.md``, "Positions"): ``{"game": "madder",
+"players": 3, "round": 1, "dealer": 0, "phase": "play", "to_move": 0,
+"inventories": [[...], ...], "hands": [...], "line": [...] (first hat first),
+"deck": [...] (top last), "discard": [...], "haberdashers": ["The Tailor", ...],
+"ability": null, "scores": [...], "options": {...}, "seed": 0, "draws": 1}``.
+``phase`` is play, ability (``ability`` names the Premium just played), end,
+haberdashers or over; ``scores`` holds one entry per finished round, per seat
+either the round's points or its lines ``[category, points, explanation]``.
+Hats listed nowhere form the deck (shuffled with ``seed``), or once the turns
+are over lie discarded. A position with only ``players`` and ``inventories``
+(and ``options``) is a scoring exercise: it is scored (styles only), not played.
+"""
 
 from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypedDict
 
-from hatskit.core import RecordError, ScoreLine, make_options, whole_number
-from hatskit.madder.cards import REGULAR_COPIES, CardSet, MadderOptions, card_set, is_premium, style_of
-from hatskit.madder.moves import SEAT_NAMES
-from hatskit.madder.state import (
+from hatskit.core import RecordError, ScoreLine, make_options, options_dict, whole_number
+from hatskit.games.madder.components import (
     ABILITY,
+    END,
     EXERCISE,
+    HABERDASHERS,
     HAND_SIZE,
     LINE_SIZE,
     OVER,
     PHASES,
     PLAY,
-    MadderState,
+    PLAYER_COUNTS,
+    REGULAR_COPIES,
+    SEAT_NAMES,
+    CardSet,
+    MadderOptions,
+    card_set,
+    is_premium,
+    style_of,
 )
+from hatskit.games.madder.scoring import round_points
+from hatskit.games.madder.state import MadderState
 
-PLAYER_COUNTS = (3, 4)
+
+class MadderView(TypedDict):
+    """What one seat may see (``seat`` None: a spectator)."""
+
+    game: str
+    seat: int | None
+    players: int
+    names: list[str]
+    cards_label: str  # the card set's label: the stand-in set says it is hatskit's own
+    styles: list[str]
+    round: int
+    rounds: int  # the regular rounds (one per player); a tie adds more (M1)
+    dealer: int
+    phase: str
+    to_move: int | None
+    inventories: list[list[str]]
+    hand: list[str] | None  # the seat's own hand only
+    hand_sizes: list[int]
+    line: list[str]  # first hat first
+    deck_size: int
+    discard: list[str]  # face up, out of the round
+    haberdasher: str | None  # the seat's own Haberdasher
+    haberdashers: list[str] | None  # everyone's, once revealed
+    ability: str | None  # the Premium whose ability waits for a choice
+    done: list[int]  # seats that have finished the end-of-round step or their Haberdasher
+    scores: list[list[int]]  # points per finished round, per seat
+    options: dict[str, Any]
+
+
 EXERCISE_FIELDS = {"game", "players", "inventories", "options"}
 
 
@@ -34,6 +84,55 @@ def new_state(players: int | None, seed: int, options: MadderOptions) -> MadderS
     state = _empty(players, options, card_set(options), seed)
     state.deal()
     return state
+
+
+def view(state: MadderState, seat: int | None) -> MadderView:
+    """What ``seat`` may see: its own hand and Haberdasher; everyone's once revealed."""
+    revealed = state.phase in (HABERDASHERS, OVER)
+    own = seat is not None and state.haberdashers is not None
+    return MadderView(
+        game="madder", seat=seat, players=state.players, names=list(state.seat_names()),
+        cards_label=state.cards.label, styles=list(state.cards.styles), round=state.round,
+        rounds=state.players, dealer=state.dealer, phase=state.phase, to_move=state.turn,
+        inventories=[list(i) for i in state.inventories],
+        hand=list(state.hands[seat]) if seat is not None else None,
+        hand_sizes=[len(h) for h in state.hands], line=list(state.line), deck_size=len(state.deck),
+        discard=list(state.discard),
+        haberdasher=state.haberdashers[seat] if own else None,  # type: ignore[index]
+        haberdashers=list(state.haberdashers) if revealed and state.haberdashers else None,
+        ability=state.ability, done=finished(state), scores=round_points(state),
+        options=options_dict(state.options),
+    )  # fmt: skip
+
+
+def finished(state: MadderState) -> list[int]:
+    """Seats that have finished the end-of-round step (or their Haberdasher), in order from the dealer."""
+    if state.phase not in (END, HABERDASHERS) or state.turn is None:
+        return []
+    order = state.order_after(None)
+    return order[: order.index(state.turn)]
+
+
+def save_position(state: MadderState) -> dict[str, Any]:
+    """The position format of the module docstring; an exercise keeps its inventories only."""
+    head = {"game": "madder", "players": state.players}
+    inventories = [list(i) for i in state.inventories]
+    if state.phase == EXERCISE:
+        return {**head, "inventories": inventories, "options": options_dict(state.options)}
+    return {
+        **head, "round": state.round, "dealer": state.dealer, "phase": state.phase, "to_move": state.turn,
+        "inventories": inventories, "hands": [list(h) for h in state.hands], "line": list(state.line),
+        "deck": list(state.deck), "discard": list(state.discard), "haberdashers": list(state.haberdashers or ()),
+        "ability": state.ability, "scores": [_round_record(lines, state.players) for lines in state.scores],
+        "options": options_dict(state.options), "seed": state.seed, "draws": state.draws,
+    }  # fmt: skip
+
+
+def _round_record(lines: Sequence[ScoreLine], players: int) -> list[list[list[Any]]]:
+    """One round's lines per seat, each as [category, points, explanation]."""
+    return [
+        [[line.category, line.points, line.explanation] for line in lines if line.seat == s] for s in range(players)
+    ]
 
 
 def _empty(players: int, options: MadderOptions, cards: CardSet, seed: int, draws: int = 0) -> MadderState:

@@ -1,4 +1,4 @@
-"""Madder than a Hatter pictures: hat cards, the assembly line, inventories, a whole position.
+"""Madder than a Hatter's pictures as pure HTML: hat cards, the assembly line, inventories, a whole position.
 
 A hat card shows its style's name (and a ★ for the Premium) on a colour of
 its own, so the colour is never the only sign. Inventories are grouped by
@@ -10,10 +10,20 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from hatskit.drawing import back_html, escape, style_tag
-from hatskit.madder.cards import CardSet, is_premium, style_of
-from hatskit.madder.moves import SEAT_NAMES
-from hatskit.madder.scoring import style_counts, style_points
-from hatskit.madder.state import ABILITY, END, EXERCISE, HABERDASHERS, OVER, PLAY, MadderState
+from hatskit.games.madder.components import (
+    ABILITY,
+    END,
+    EXERCISE,
+    HABERDASHERS,
+    OVER,
+    PLAY,
+    SEAT_NAMES,
+    CardSet,
+    is_premium,
+    style_of,
+)
+from hatskit.games.madder.scoring import style_counts, style_points
+from hatskit.games.madder.state import MadderState
 
 STYLE = """
 .hk-hat { width: 4.4em; font-size: .85em; }

@@ -1,15 +1,34 @@
-"""Scoring a round: each style by its number of hats (M5), plus Haberdasher bonuses (M6)."""
+"""Madder than a Hatter's scoring: each style by its number of hats (M5), Haberdasher bonuses (M6), rounds (M1).
+
+``score`` gives the finished rounds and the current one "as if it ended now"
+(hats in hand score nothing, Haberdashers left out while secret); ``outcome``
+names the winner once the game is over. Rulings in ``docs/rulings.md``.
+"""
 
 from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
-from hatskit.core import ScoreLine
-from hatskit.madder.cards import HATS_PER_STYLE, Ability, CardSet, style_of
+from hatskit.core import Outcome, ScoreLine, ScoreSheet
+from hatskit.games.madder.components import (
+    EXERCISE,
+    HABERDASHERS,
+    HATS_PER_STYLE,
+    OVER,
+    SEAT_NAMES,
+    Ability,
+    CardSet,
+    style_of,
+)
+
+if TYPE_CHECKING:
+    from hatskit.games.madder.state import MadderState
 
 SINGLE_POINTS = 1
 EXCLUSIVE_POINTS = 3
+SECRET_NOTE = "Haberdashers stay secret until the end of the round, so their bonuses are left out (M4)"
 
 
 def style_counts(inventory: Sequence[str]) -> Counter[str]:
@@ -78,3 +97,46 @@ def round_lines(
         if haberdashers is not None:
             lines += bonus_lines(seat, inventory, cards.haberdasher(haberdashers[seat]), cards.styles, round_number)
     return lines
+
+
+def totals_of(scores: Sequence[Sequence[ScoreLine]], players: int) -> list[int]:
+    """Game points per seat over the finished rounds' lines."""
+    sums = [0] * players
+    for lines in scores:
+        for line in lines:
+            sums[line.seat] += line.points
+    return sums
+
+
+def round_points(state: MadderState) -> list[list[int]]:
+    """Points per finished round, per seat."""
+    return [totals_of([lines], state.players) for lines in state.scores]
+
+
+def score(state: MadderState) -> ScoreSheet:
+    """Finished rounds, then the current one "if it ended now" (Haberdashers left out while secret)."""
+    names = state.seat_names()
+    if state.phase == EXERCISE:
+        lines = round_lines(state.inventories, None, state.cards, None)
+        return ScoreSheet(tuple(lines), names, note="a scoring exercise: the hats alone, no Haberdashers")
+    done = tuple(line for lines in state.scores for line in lines)
+    if state.phase == OVER:
+        return ScoreSheet(done, names)
+    revealed = state.haberdashers if state.phase == HABERDASHERS else None
+    current = round_lines(state.inventories, revealed, state.cards, state.round)
+    note = f"round {state.round} as if it ended now" + ("" if revealed else f"; {SECRET_NOTE}")
+    return ScoreSheet(done + tuple(current), names, final=False, note=note)
+
+
+def outcome(state: MadderState) -> Outcome | None:
+    """The winner once the game is over (M1); an exercise names who has most points."""
+    if state.phase not in (OVER, EXERCISE):
+        return None
+    totals = score(state).totals
+    winners = tuple(s for s, total in enumerate(totals) if total == max(totals))
+    who = " and ".join(SEAT_NAMES[s] for s in winners)
+    if state.phase == EXERCISE:
+        return Outcome(winners, f"scoring exercise: {who} score most, {max(totals)} points")
+    extra = state.round - state.players
+    tie = f", {extra} of them played to break a tie (M1)" if extra else " (M1)"
+    return Outcome(winners, f"{who} wins with {max(totals)} points after {state.round} rounds{tie}")

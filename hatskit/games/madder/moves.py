@@ -1,12 +1,18 @@
-"""Moves of Madder than a Hatter and their notation.
+"""Madder than a Hatter's moves and their notation (rulings M3, M4 and M6 in ``docs/rulings.md``).
 
 A hat is its style, with ``*`` for the Premium (``Fedora``, ``Fedora*``); a
 place is a player's name (that player's inventory) or ``line`` (the assembly
-line). ``Fedora>Ben`` plays a hat from your hand into Ben's inventory. An
-ability's choice starts with its effect's verb: ``move Fedora Ana>Ben``,
-``discard Fedora@Ana Homburg@Ana``, ``swap Fedora@Ana Homburg@Ben``,
-``take Boater@line``; ``decline`` leaves an ability unused and ``done`` ends
-your plays at the end of the round.
+line). Every move is made by the seat to move (the game is turn-based), so no
+move carries the seat that makes it.
+
+- ``Fedora>Ben``: ``Play("Fedora", to=1)``, a hat from your hand into Ben's
+  inventory (at the end of the round only into your own);
+- ``done``: no more hats from your hand at the end of the round;
+- ``decline``: leave a Premium ability or a Haberdasher unused;
+- an ability's choice starts with its effect's verb: ``move Fedora Ana>Ben``
+  (Ana's Fedora into Ben's inventory), ``discard Fedora@Ana Homburg@Ana`` (one
+  or more hats), ``swap Fedora@Ana Homburg@Ben`` (your hat first),
+  ``take Boater@line`` or ``take Fedora@Ben`` (the card says where it goes).
 """
 
 from __future__ import annotations
@@ -15,9 +21,9 @@ import re
 from dataclasses import dataclass
 from typing import ClassVar
 
-from hatskit.core import PLAYER_NAMES, EndPhase, InvalidMoveError
+from hatskit.core import EndPhase, InvalidMoveError
+from hatskit.games.madder.components import SEAT_NAMES
 
-SEAT_NAMES = PLAYER_NAMES[:4]
 LINE = "line"
 Place = int | str  # a seat (its inventory) or LINE
 DONE = EndPhase("done")
@@ -43,13 +49,13 @@ class HatAt:
 
 @dataclass(frozen=True)
 class Play:
-    """Play ``hat`` from your hand into ``seat``'s inventory (M3; your own only at the end of a round, M4)."""
+    """Play ``hat`` from your hand into the inventory of seat ``to`` (M3; your own only at the end of a round, M4)."""
 
     hat: str
-    seat: int
+    to: int
 
     def __str__(self) -> str:
-        return f"{self.hat}>{SEAT_NAMES[self.seat]}"
+        return f"{self.hat}>{SEAT_NAMES[self.to]}"
 
 
 @dataclass(frozen=True)

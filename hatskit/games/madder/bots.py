@@ -1,27 +1,13 @@
-"""The strong Madder than a Hatter bot: Monte Carlo over the hats and Haberdashers it cannot see.
+"""Madder than a Hatter's strong bot (Monte Carlo over the hats and Haberdashers it cannot see) and its hints.
 
-It shares the machinery of :mod:`hatskit.bots.montecarlo` with the Hats bot:
-worlds sampled from its seat's view (other hands, the deck order and the
-secret Haberdashers dealt at random), every candidate played in the same
-worlds, the best ones looked at again in more worlds. A world is played out
-only to the end of the current round, because the next round is a fresh deal
-that no choice of this one changes; its worth is the lead in game points over
-the best opponent when the round is scored.
-
-The quick play that finishes a world is a one-move look ahead: each player
-puts the hat that helps them most (or hurts an opponent most) where it does
-so, with a little chance of a random play; a Haberdasher takes the choice
-that gains most points at once (or is declined when none gains), a Premium
-ability the best of a few of its choices drawn at random,
-and at the end of the round a player plays only hats that add points.
-
-Its hint says in one sentence what the move changes on the table now; the
-simulation's numbers go to the hint's detail.
-
-Measured with benchmarks/bench_madder.py on this project's 2-core machine: a
-three-player hint takes 0.3 s (median; 0.4 s with four players), and against
-two greedy bots it won 54.5 % of 200 three-player games (a greedy bot in the
-same seats and deals: 31.5 %).
+It shares :mod:`hatskit.bots.montecarlo` with the Hats bot; a world is played
+out only to the end of the current round (the next round is a fresh deal no
+choice of this one changes), by a quick one-move look ahead, and its worth is
+the lead in game points when the round is scored. Simulations call the state's
+``advance`` and ``scoring``, never narration. A hint says in one sentence what
+the move changes on the table now; the simulation's numbers go to its detail.
+How the bot plays out a world is explained in ``docs/rulings.md`` ("The strong
+bot"); its measured figures are in ``benchmarks/README.md``.
 """
 
 from __future__ import annotations
@@ -33,19 +19,28 @@ from typing import Any
 from hatskit.bots.base import Hint
 from hatskit.bots.montecarlo import Estimate, MonteCarloBot, simulation_summary
 from hatskit.core import EndPhase
-from hatskit.madder import DECLINE, DONE, Play, card_set, sample_world
-from hatskit.madder.cards import HATS_PER_STYLE, PREMIUM_MARK, MadderOptions, style_of
-from hatskit.madder.effects import Spot, choices, transfers
-from hatskit.madder.moves import SEAT_NAMES, Choice, MadderMove
-from hatskit.madder.scoring import style_counts, style_points
-from hatskit.madder.state import ABILITY, END, PLAY, MadderState
+from hatskit.games.madder.components import (
+    ABILITY,
+    END,
+    HATS_PER_STYLE,
+    PLAY,
+    PREMIUM_MARK,
+    SEAT_NAMES,
+    MadderOptions,
+    card_set,
+    style_of,
+)
+from hatskit.games.madder.moves import DECLINE, DONE, Choice, MadderMove, Play
+from hatskit.games.madder.positions import sample_world
+from hatskit.games.madder.scoring import style_counts, style_points
+from hatskit.games.madder.state import MadderState, Spot, choices, transfers
 
 RANDOM_PLAY = 0.15  # chance of a random hat in the quick play-out
 ABILITY_SAMPLE = 8  # choices of a Premium ability weighed in the quick play-out (all of a Haberdasher's)
 
 
 class MadderBot(MonteCarloBot):
-    """Samples the hidden cards and plays each candidate to the end of the round; see the module docstring."""
+    """Samples the hidden cards and plays each candidate to the end of the round (see the module docstring)."""
 
     sample_world = staticmethod(sample_world)
 
@@ -55,9 +50,9 @@ class MadderBot(MonteCarloBot):
     def play_out(self, world: MadderState, move: MadderMove, seat: int) -> int:
         ending = world.copy()
         round_number = ending.round
-        ending.apply(move)
+        ending.advance(move)
         while ending.turn is not None and ending.round == round_number:
-            ending.apply(rollout_move(ending, self.rng))
+            ending.advance(rollout_move(ending, self.rng))
         totals = ending.totals()
         return totals[seat] - max(t for s, t in enumerate(totals) if s != seat)
 
@@ -70,7 +65,7 @@ class MadderBot(MonteCarloBot):
 
 
 def rollout_move(state: MadderState, rng: random.Random) -> MadderMove:
-    """A quick move for finishing a simulated round (see the module docstring)."""
+    """A quick move for finishing a simulated round: the one-move look ahead of ``docs/rulings.md``."""
     me = state.turn
     assert me is not None
     if state.phase == PLAY:
@@ -168,20 +163,20 @@ def describe(view: Mapping[str, Any], move: MadderMove) -> str:
 
 def _describe_play(view: Mapping[str, Any], move: Play) -> str:
     me, style = view["seat"], style_of(move.hat)
-    count = style_counts(view["inventories"][move.seat])[style]
-    name = SEAT_NAMES[move.seat]
-    where = "your own inventory" if move.seat == me else f"{name}'s inventory"
+    count = style_counts(view["inventories"][move.to])[style]
+    name = SEAT_NAMES[move.to]
+    where = "your own inventory" if move.to == me else f"{name}'s inventory"
     before, after = style_points(count), style_points(count + 1)
-    if move.seat == me and count == 0:
+    if move.to == me and count == 0:
         why = f"your first {style} scores 1 point"
-    elif move.seat == me and count == 3:
+    elif move.to == me and count == 3:
         why = f"your fourth {style} makes an Exclusive, worth 3 points"
-    elif move.seat != me and count == 1:
+    elif move.to != me and count == 1:
         why = f"{name}'s single {style} stops scoring, as 2 of a style score nothing"
     else:
-        whose = "your" if move.seat == me else f"{name}'s"
+        whose = "your" if move.to == me else f"{name}'s"
         why = f"{whose} {style}s go from {count} to {count + 1}, worth {after} instead of {before} points"
-    costly = after < before if move.seat == me else after > before
+    costly = after < before if move.to == me else after > before
     if costly:
         why += ", a cost, but every other choice did worse in simulated games"
     card = card_set(MadderOptions(**view["options"])).premium_of(move.hat)
