@@ -136,6 +136,12 @@ def test_end_of_round_done_then_the_haberdasher_step_and_the_round_table() -> No
     assert "discard the Fedora from your inventory" in {b.description for b in table.choice_box.children}
     table.decline_button.click()
     assert table.game.view(0)["round"] == 2 and "Round 1 is scored" in text(table.message)
+    end = text(table.round_end)
+    assert is_shown(table.round_end_box) and "Round 1 is over" in end, "the scored shops stay until the reader goes on"
+    assert "Fedora: +1 1 Fedora: exactly one hat of a style scores 1" in end and "(M5)" not in end
+    assert table.game.view(0)["to_move"] != 0 and not table.scheduler.pending(), "the bots wait for the reader"
+    table.next_round_button.click()
+    assert not is_shown(table.round_end_box)
     rows = text(table.round_table)
     points = table.game.view(0)["scores"][0]
     assert f"round 1 {' '.join(map(str, points))}" in rows and "game total" in rows
@@ -156,7 +162,11 @@ def test_a_full_game_against_bots_finishes() -> None:
 
 
 def play_something(table: MadderTable) -> None:
-    """One reader decision by clicks: the first choice, else the first hat into the first lit inventory, else done."""
+    """One reader decision by clicks: on from a round's end, the first choice, else the first hat into the first lit
+    inventory, else done."""
+    if is_shown(table.round_end_box):
+        table.next_round_button.click()
+        return
     choices = shown(list(table.choice_box.children))
     if choices:
         choices[0].click()

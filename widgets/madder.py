@@ -18,18 +18,21 @@ stand-in cards are never taken for the printed ones (M6).
 
 from __future__ import annotations
 
+import re
+from collections.abc import Sequence
 from functools import partial
 from typing import Any
 
 import ipywidgets as widgets
 
-from hatskit.core import EndPhase
+from hatskit.core import EndPhase, ScoreLine
 from hatskit.drawing import back_html, escape
 from hatskit.games.madder import DECLINE, DONE, Discard, HatAt, MadderOptions, MoveHat, Play, Swap, Take, card_set
 from hatskit.games.madder.components import (
     ABILITY,
     END,
     HABERDASHERS,
+    OVER,
     SEAT_NAMES,
     Ability,
     CardSet,
@@ -52,6 +55,9 @@ WIDGET_CSS = """
 .hk-table .jupyter-button.hk-choice { height: auto; min-height: 2em; white-space: normal; text-align: left; }
 .hk-table .hk-rounds td, .hk-table .hk-rounds th { padding: 1px 8px; text-align: center; }
 .hk-table .hk-standin { color: #6a4b00; font-style: italic; }
+.hk-table .hk-roundend h4 { margin: 4px 0; }
+.hk-table .hk-roundshops { display: flex; flex-wrap: wrap; gap: 6px 18px; }
+.hk-table .hk-roundshop ul { margin: 2px 0; padding-left: 1.2em; font-size: .9em; }
 """
 
 
@@ -77,9 +83,13 @@ class MadderTable(TableFrame):
         self.decline_button = named_button("decline", DECLINE_TIP, lambda: self.try_move(str(DECLINE)))
         self.done_button = named_button("done", DONE_TIP, lambda: self.try_move(str(DONE)))
         self.round_table = html_line("hk-rounds")
+        self.round_end = html_line("hk-roundend")
+        self.next_round_button = named_button("next round", NEXT_ROUND_TIP, self.next_round, primary=True)
+        self.round_end_box = column([self.round_end, self.next_round_button])
         seats = [_seat_box(button, cards) for button, cards in zip(self.target_buttons, self.seat_rows, strict=True)]
         return [
             html_line("", f"<style>{STYLE}{WIDGET_CSS}</style>"),
+            self.round_end_box,
             self.round_info,
             self.line_row,
             *seats,
@@ -131,6 +141,29 @@ class MadderTable(TableFrame):
         button = self.choice_box.children[index]
         self.try_move(button.tooltip.split(" · ")[0])
 
+    def next_round(self) -> None:
+        """The reader has seen the round's end: on to the next round, and the bots play on."""
+        self.seen_round_end = self.shown_ply
+        self.refresh()
+        if self.live:
+            self.run_bots()
+
+    def run_bots(self) -> None:
+        """The bots wait while a round's end is on screen, until the reader moves on."""
+        if self.live and self.ended_round() is not None:
+            return
+        super().run_bots()
+
+    def ended_round(self) -> int | None:
+        """The round that the move to the shown position scored, while its end is on screen (the reader has not
+        pressed *next round*): the last move scores a round and deals the next in one step, so without this
+        the scored shops would vanish at once."""
+        ply = self.shown_ply
+        if ply == 0 or ply == getattr(self, "seen_round_end", None):
+            return None
+        scored = len(self.shown().view(None)["scores"])
+        return scored if scored > len(self.game.state_at(ply - 1).view(None)["scores"]) else None
+
     def no_target_text(self, item: str) -> str | None:
         """A hand hat with nowhere to go: an ability waits first, or the moment is not a playing one."""
         if any(isinstance(move, Play) and move.hat == item for move in self.reader_moves()):
@@ -154,6 +187,19 @@ class MadderTable(TableFrame):
         self.haberdasher_line.value = _haberdasher_html(madder, cards)
         self._show_choices(madder, cards, moves, hint)
         self.round_table.value = rounds_html(madder)
+        self._show_round_end(madder, cards)
+
+    def _show_round_end(self, view: MadderView, cards: CardSet) -> None:
+        """The scored round's shops and points, line by line, above the table until the reader moves on."""
+        ended = self.ended_round()
+        show(self.round_end_box, ended is not None)
+        if ended is None:
+            self.round_end.value = ""
+            return
+        lines = [line for line in self.shown().score().lines if line.round == ended]
+        over = view["phase"] == OVER
+        self.round_end.value = round_end_html(ended, lines, view, cards)
+        self.next_round_button.description = "see the final result" if over else f"on to round {view['round']}"
 
     def _show_seats(self, view: MadderView, cards: CardSet, moves: list[Any], hint: Any) -> None:
         targets = {move.to for move in moves if isinstance(move, Play) and move.hat == self.selected}
@@ -217,6 +263,36 @@ def _seat_box(button: widgets.Button, cards: widgets.HTML) -> widgets.HBox:
     box = row([button, cards])
     box.add_class("hk-seatrow")
     return box
+
+
+RULE_IDS = re.compile(r"\s*\(M\d(, M\d)*\)$")  # "(M5)" at the end of a score line's reason
+NEXT_ROUND_TIP = "you have seen how the round scored: go on (the computer players wait for this)"
+
+
+def round_end_html(number: int, lines: Sequence[ScoreLine], view: MadderView, cards: CardSet) -> str:
+    """ "Round 1 is over": each shop as it was scored, drawn from its style lines, and every line's points."""
+    blocks = []
+    for seat, name in enumerate(view["names"]):
+        own = [line for line in lines if line.seat == seat]
+        shop = [style for line in own if line.category in cards.styles for style in [line.category] * _count(line)]
+        rows = "".join(f"<li>{escape(line.category)}: <b>{line.points:+d}</b> {_reason(line)}</li>" for line in own)
+        total = sum(line.points for line in own)
+        blocks.append(
+            f'<div class="hk-roundshop"><b>{escape(name)}: {total} point{"" if total == 1 else "s"}</b>'
+            f'<div class="hk-row">{inventory_html(shop, cards)}</div><ul>{rows}</ul></div>'
+        )
+    return f'<h4>Round {number} is over</h4><div class="hk-roundshops">{"".join(blocks)}</div>'
+
+
+def _count(line: ScoreLine) -> int:
+    """The hats of a style line's style: scoring writes the count first ("2 Bowlers: ...")."""
+    first = line.explanation.split(" ", 1)[0]
+    return int(first) if first.isdigit() else 0
+
+
+def _reason(line: ScoreLine) -> str:
+    """A score line's reason, small, without its rule id (the rules notes explain the ids)."""
+    return f"<small>{escape(RULE_IDS.sub('', line.explanation))}</small>"
 
 
 DECLINE_TIP = "leave the waiting ability unused (M3, M4)"
