@@ -13,6 +13,7 @@ import hatskit
 from hatskit.games.madder import DECLINE, Play
 from tests.helpers import CLERK, COLLECTOR, TAILOR, TRENDSETTER, end_position, turn_position, widget_states
 from widgets import MadderTable
+from widgets.madder import hat_words
 from widgets.parts import is_shown
 
 BOTS = ("reader", "greedy", "greedy")
@@ -33,7 +34,7 @@ def hand(table: MadderTable) -> list[str]:
 
 
 def click_hat(table: MadderTable, hat: str) -> None:
-    next(button for button in table.hand_buttons if button.description == hat).click()
+    next(button for button in table.hand_buttons if button.description == hat_words(hat)).click()
 
 
 def shown(buttons: list[widgets.Button]) -> list[widgets.Button]:
@@ -95,11 +96,11 @@ def test_a_premium_ability_is_chosen_by_its_plain_word_button() -> None:
     names = {button.description for button in shown(list(table.choice_box.children))}
     assert names == {
         "discard the Fedora from your inventory",
-        "discard the Homburg* from your inventory",
+        "discard the Homburg ★ from your inventory",
         "discard the Boater from Ben's inventory",
         "discard the Bowler from Cleo's inventory",
     }
-    assert choice(table, "discard the Boater from Ben's inventory").tooltip.startswith("discard Boater@Ben · ")
+    assert choice(table, "discard the Boater from Ben's inventory").tooltip.startswith("discard the Boater from Ben's")
     choice(table, "discard the Boater from Ben's inventory").click()
     assert str(table.game.history[1]) == "discard Boater@Ben"
     assert table.game.view(0)["inventories"][1][:1] != ["Boater"] and "Ana discarded" in text(table.message)
@@ -117,6 +118,40 @@ def test_a_premium_ability_is_declined() -> None:
     table.decline_button.click()
     assert table.game.history[1] == DECLINE and "Ana declined Extra! Extra!" in text(table.message)
     assert not is_shown(table.decline_button)
+
+
+def test_an_ability_with_many_choices_asks_for_your_hat_first_then_the_other() -> None:
+    tailor = turn_position(
+        phase="haberdashers",
+        line=[],
+        haberdashers=[TAILOR, CLERK, COLLECTOR],
+        done=[0, 1, 2],
+        hands=[[], [], []],
+        inventories=[["Fedora", "Beret", "Newsboy"], ["Boater", "Stetson", "Trilby"], ["Bowler", "Homburg", "Beret"]],
+    )
+    table = table_at(tailor)
+    assert len(table.game.legal_moves()) > 9, "The Tailor offers more choices than a row of buttons should"
+    first = [button.description for button in shown(list(table.choice_box.children))]
+    assert first == [
+        "the Beret from your inventory…",
+        "the Fedora from your inventory…",
+        "the Newsboy from your inventory…",
+    ]
+    choice(table, "the Fedora from your inventory…").click()
+    second = [button.description for button in shown(list(table.choice_box.children))]
+    assert second[0] == "swap your Fedora for Ben's Boater"
+    assert second[-1] == "← choose another hat" and len(second) == 7
+    choice(table, second[0]).click()
+    assert str(table.game.history[0]) == "swap Fedora@Ana Boater@Ben"
+
+
+def test_a_premium_reads_as_on_its_card_and_one_of_two_identical_hats_is_picked_alone() -> None:
+    table = table_at(with_hand(["Beret", "Beret", "Newsboy*"]))
+    assert hand(table) == ["Beret", "Beret", "Newsboy ★"]
+    assert all("hk-s-" in " ".join(button._dom_classes) for button in shown(table.hand_buttons)), "coloured as cards"
+    table.hand_buttons[1].click()
+    picked = [index for index, button in enumerate(table.hand_buttons) if "hk-selected" in button._dom_classes]
+    assert picked == [1] and table.selected == "Beret"
 
 
 # ------------------------------------------------------------------ the end of the round

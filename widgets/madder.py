@@ -46,10 +46,13 @@ from widgets.frame import TableFrame
 from widgets.parts import column, html_line, named_button, row, set_face, set_marks, show
 
 MARKS = ("hk-legal", "hk-selected", "hk-hint")
+STYLE_CLASSES = tuple(f"hk-s-{index}" for index in range(8))  # a hat's colour, as the cards on the table have it
+HAND_MARKS = (*MARKS, *STYLE_CLASSES)
 HAND_SLOTS = 8  # more than a hand ever holds: 3 dealt, at most one more from an ability
 WIDGET_CSS = """
 .hk-table .jupyter-button.hk-hatbtn { width: auto; min-width: 5em; height: 2.6em; padding: 0 6px; font-size: .95em; }
-.hk-table .hk-seat .hk-hat { width: auto; min-width: 4.4em; height: 2.4em; padding: 0 3px; }
+.hk-table .hk-hat { width: auto; min-width: 4.4em; padding: 0 4px; }
+.hk-table .hk-seat .hk-hat { height: 2.4em; padding: 0 3px; }
 .hk-table .hk-seatrow { flex-wrap: wrap; align-items: flex-start; }
 .hk-table .hk-seatrow > .jupyter-button { flex: none; }
 .hk-table .jupyter-button.hk-choice { height: auto; min-height: 2em; white-space: normal; text-align: left; }
@@ -79,7 +82,11 @@ class MadderTable(TableFrame):
         self.hand_buttons = [self._hand_button(index) for index in range(HAND_SLOTS)]
         self.haberdasher_line = html_line("hk-haberdasher")
         self.ability_prompt = html_line("hk-ability")
+        self._hand: list[str] = []  # the hats on the hand buttons, in order
+        self.picked: int | None = None  # the hand button clicked last
         self.choice_box = column([])
+        self.first_hat: HatAt | None = None  # the hat chosen in the first step of a many-choice ability
+        self._choice_actions: list[Any] = []
         self.decline_button = named_button("decline", DECLINE_TIP, lambda: self.try_move(str(DECLINE)))
         self.done_button = named_button("done", DONE_TIP, lambda: self.try_move(str(DONE)))
         self.round_table = html_line("hk-rounds")
@@ -125,7 +132,8 @@ class MadderTable(TableFrame):
 
     def pick(self, index: int) -> None:
         """Select (or put down) the hand hat on button ``index``."""
-        hat = self.hand_buttons[index].description
+        hat = self._hand[index] if index < len(self._hand) else None
+        self.picked = index
         if hat:
             self.select(None if hat == self.selected else hat)
 
@@ -137,9 +145,13 @@ class MadderTable(TableFrame):
         self.try_move(str(Play(self.selected, seat)))
 
     def choose(self, index: int) -> None:
-        """Play the ability choice shown on choice button ``index`` (its tooltip holds the notation)."""
-        button = self.choice_box.children[index]
-        self.try_move(button.tooltip.split(" · ")[0])
+        """What choice button ``index`` stands for: a choice to play, a hat to choose first, or back to the hats."""
+        action = self._choice_actions[index]
+        if isinstance(action, HatAt | None):
+            self.first_hat = action
+            self.refresh()
+        else:
+            self.try_move(str(action))
 
     def next_round(self) -> None:
         """The reader has seen the round's end: on to the next round, and the bots play on."""
@@ -183,7 +195,7 @@ class MadderTable(TableFrame):
         self.round_info.value = _round_html(madder, cards)
         self.line_row.value = line_html(madder["line"], cards, madder["deck_size"])
         self._show_seats(madder, cards, moves, hint)
-        self._show_hand(madder, hand, moves, hint)
+        self._show_hand(madder, cards, hand, moves, hint)
         self.haberdasher_line.value = _haberdasher_html(madder, cards)
         self._show_choices(madder, cards, moves, hint)
         self.round_table.value = rounds_html(madder)
@@ -210,34 +222,71 @@ class MadderTable(TableFrame):
             set_marks(button, marks, MARKS)
             button.disabled = view["to_move"] is None
 
-    def _show_hand(self, view: MadderView, hand: list[str], moves: list[Any], hint: Any) -> None:
+    def _show_hand(self, view: MadderView, cards: CardSet, hand: list[str], moves: list[Any], hint: Any) -> None:
         seat = view["seat"]
         owner = f"{view['names'][seat or 0]}'s" if self.readers_share else "Your"
         self.hand_label.value = f"{owner} hand" + ("" if hand else " (empty)")
         hinted = hint.hat if isinstance(hint, Play) else None
+        self._hand = hand
+        picked = self._picked_index(hand)
         for index, button in enumerate(self.hand_buttons):
             hat = hand[index] if index < len(hand) else None
-            marks = ["hk-selected"] if hat is not None and hat == self.selected else []
+            marks = ["hk-selected"] if index == picked else []
             marks += ["hk-hint"] if hat is not None and hat == hinted else []
-            set_face(button, hat or "", _hand_tip(hat, moves) if hat else "", marks, MARKS, visible=bool(hat))
+            marks += [_style_class(hat, cards)] if hat is not None else []
+            tip = _hand_tip(hat, moves) if hat else ""
+            set_face(button, hat_words(hat) if hat else "", tip, marks, HAND_MARKS, visible=bool(hat))
             button.disabled = view["to_move"] is None
 
+    def _picked_index(self, hand: list[str]) -> int | None:
+        """The hand button that was clicked for the selected hat: one of two identical hats, not both."""
+        if self.selected is None:
+            return None
+        index = getattr(self, "picked", None)
+        return (
+            index
+            if index is not None and index < len(hand) and hand[index] == self.selected
+            else hand.index(self.selected)
+        )
+
     def _show_choices(self, view: MadderView, cards: CardSet, moves: list[Any], hint: Any) -> None:
-        """The waiting ability's choices as buttons named in plain words, with decline; done at the end."""
+        """The waiting ability's choices as buttons in plain words, with decline; done at the end.
+
+        Many choices (an ability may offer 28-99) are asked in two steps, as a person plays them: first the
+        hat the choice starts from (yours, in a swap), then what becomes of it. The hint is marked at both.
+        """
         picks = [move for move in moves if not isinstance(move, Play | EndPhase)]
         card = _waiting_card(view, cards) if DECLINE in moves else None
         self.ability_prompt.value = _ability_html(view, card, cards) if card is not None else ""
-        buttons = self._choice_buttons(len(picks))
-        for index, button in enumerate(buttons):
-            move = picks[index] if index < len(picks) else None
-            show(button, move is not None)
-            button.description = describe(move, view["seat"] or 0) if move is not None else ""
-            button.tooltip = f"{move} · {card.text if card else ''}" if move is not None else ""
-            set_marks(button, ["hk-hint"] if move is not None and move == hint else [], MARKS)
+        firsts = list(dict.fromkeys(first_hat(move) for move in picks))
+        if self.first_hat not in firsts:
+            self.first_hat = None
+        seat = view["seat"] or 0
+        if len(picks) <= STEP_LIMIT:
+            offered = [(move, describe(move, seat), move == hint) for move in picks]
+        elif self.first_hat is None:
+            hinted = first_hat(hint) if isinstance(hint, Choice) else None
+            offered = [(hat, f"{_the(hat, seat)}…", hat == hinted) for hat in firsts]
+        else:
+            chosen = [move for move in picks if first_hat(move) == self.first_hat]
+            offered = [(move, describe(move, seat), move == hint) for move in chosen]
+            offered.append((None, "← choose another hat", False))
+        self._show_offered(offered, card)
         show(self.decline_button, DECLINE in moves)
         show(self.done_button, DONE in moves)
         set_marks(self.decline_button, ["hk-hint"] if hint == DECLINE else [], MARKS)
         set_marks(self.done_button, ["hk-hint"] if hint == DONE else [], MARKS)
+
+    def _show_offered(self, offered: list[tuple[Any, str, bool]], card: Ability | None) -> None:
+        """Fill the choice buttons: (what a click does, its words, whether the hint points at it)."""
+        buttons = self._choice_buttons(len(offered))
+        self._choice_actions = [action for action, _, _ in offered]
+        for index, button in enumerate(buttons):
+            _, words, hinted = offered[index] if index < len(offered) else (None, "", False)
+            show(button, index < len(offered))
+            button.description = words
+            button.tooltip = f"{words} · {card.text}" if card is not None and index < len(offered) else words
+            set_marks(button, ["hk-hint"] if hinted else [], MARKS)
 
     def _seat_html(self, view: MadderView, cards: CardSet, seat: int) -> str:
         """One seat: who sits there, its marks, hand (backs for others), inventory and, once revealed, Haberdasher."""
@@ -299,16 +348,41 @@ DECLINE_TIP = "leave the waiting ability unused (M3, M4)"
 DONE_TIP = "play no more hats from your hand this round (M4)"
 
 
+STEP_LIMIT = 8  # more choices than this are asked in two steps
+
+
+def first_hat(move: Choice) -> HatAt:
+    """The hat a choice starts from: the one moved, the first discarded, yours in a swap, the one taken."""
+    if isinstance(move, MoveHat):
+        return HatAt(move.hat, move.source)
+    if isinstance(move, Discard):
+        return move.items[0]
+    if isinstance(move, Swap):
+        return move.mine
+    return move.item
+
+
 def describe(move: Choice, user: int) -> str:
     """A choice in plain words for its button: "move the Fedora from your inventory into Ben's"."""
     if isinstance(move, MoveHat):
-        return f"move the {move.hat} from {_whose(move.source, user)} into {_whose(move.target, user)}"
+        return f"move the {hat_words(move.hat)} from {_whose(move.source, user)} into {_whose(move.target, user)}"
     if isinstance(move, Discard):
         return "discard " + " and ".join(_the(item, user) for item in move.items)
     if isinstance(move, Swap):
-        return f"swap your {move.mine.hat} for {_whose(move.theirs.place, user)} {move.theirs.hat}"
+        theirs = move.theirs
+        return f"swap your {hat_words(move.mine.hat)} for {SEAT_NAMES[int(theirs.place)]}'s {hat_words(theirs.hat)}"
     assert isinstance(move, Take)
     return f"take {_the(move.item, user)}"
+
+
+def _style_class(hat: str, cards: CardSet) -> str:
+    """The colour class of a hat's style, the same as the drawn cards' (hatskit.games.madder.render)."""
+    return f"hk-s-{cards.styles.index(style_of(hat))}"
+
+
+def hat_words(hat: str) -> str:
+    """A hat as a reader meets it on the cards: "Newsboy ★" for the Premium, not the notation's "Newsboy*"."""
+    return f"{style_of(hat)} ★" if is_premium(hat) else hat
 
 
 def _whose(place: Place, user: int) -> str:
@@ -317,7 +391,7 @@ def _whose(place: Place, user: int) -> str:
 
 def _the(item: HatAt, user: int) -> str:
     where = "the assembly line" if item.place == LINE else _whose(item.place, user)
-    return f"the {item.hat} from {where}"
+    return f"the {hat_words(item.hat)} from {where}"
 
 
 def _waiting_card(view: MadderView, cards: CardSet) -> Ability:
