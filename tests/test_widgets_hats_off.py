@@ -466,3 +466,9 @@ def test_the_set_up_row_names_the_bots_as_the_table_does() -> None:
     labels = [label for label, _ in table.setup.seat_boxes[1].options]
     assert labels == ["a reader (you)", "random bot", "adult bot", "quick adult bot"]
     assert [table.seat_label(seat) for seat in (1, 2)] == ["Ben (adult bot)", "Cleo (quick adult bot)"]
+
+
+def test_only_the_teachers_screen_offers_a_race_tables_hidden_cards() -> None:
+    student = HatsOffTable.from_link(hatskit.new_game("hats-off", players=3, seed=3), query="")
+    teacher = HatsOffTable.from_link(hatskit.new_game("hats-off", players=3, seed=3), query="teacher=yes")
+    assert not is_shown(student.guard.reveal_box) and is_shown(teacher.guard.reveal_box)

@@ -68,6 +68,7 @@ class HatsOffTable(TableFrame):
         clock: ManualClock | None = None,
         answer_seconds: float = 4.0,
         head_seconds: float = 2.5,
+        teacher: bool = False,
     ) -> None:
         if mode not in MODES:
             raise ValueError(f"mode must be 'race' or 'step', not {mode!r}")
@@ -85,7 +86,7 @@ class HatsOffTable(TableFrame):
         self._turn_key: tuple[Any, ...] | None = None
         seats = tuple(seats) if seats is not None else default_seats(mode, len(game.seat_names))
         self._check_race_seats(seats)
-        super().__init__(game, seats, bot_delay, seed, clock)
+        super().__init__(game, seats, bot_delay, seed, clock, teacher)
 
     # -- a new game from the set-up row ------------------------------------------------
 
