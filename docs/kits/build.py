@@ -38,9 +38,9 @@ from typing import Any
 import mistune
 
 import hatskit
+from hatskit.games.sombrero.render import board_html
 from hatskit.hats import SEAT_NAMES
 from hatskit.render.hats import table_html
-from hatskit.render.sombrero import board_html
 
 KITS_DIR = Path(__file__).resolve().parent
 PARTS = ("Summary", "Quiz", "Answer key", "Lesson plan")
