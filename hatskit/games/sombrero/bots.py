@@ -36,7 +36,8 @@ turn do on the board ("this step, followed by c3-b4, saves the hat on c3"),
 from facts worked out on the board, never from the bot's scores: the hats the
 turn takes, whether it wins (S4), the hats it saves from the opponent's next
 turn, the hats the mover could take next and the hats it leaves within the
-opponent's reach. The numbers behind the choice go into the hint's detail.
+opponent's reach. Each fact is exact: the opponent's whole turns are tried on
+the board, not estimated. The numbers behind the choice go into the hint's detail.
 Rulings in ``docs/rulings.md``.
 """
 
@@ -95,6 +96,7 @@ def bitboards(board: list[int]) -> list[int]:
 
 
 def _step(bits: int, shift: int, mask: int) -> int:
+    """``bits`` moved one square along a direction (``shift``), the wrapped-around ones dropped by ``mask``."""
     return ((bits << shift) if shift > 0 else (bits >> -shift)) & mask
 
 
@@ -133,6 +135,7 @@ def capture_squares(bits: list[int], seat: int, landing: int) -> int:
 
 
 def _squares_in(bits: int) -> Iterator[int]:
+    """The squares of ``bits``, lowest first."""
     while bits:
         lowest = bits & -bits
         yield lowest.bit_length() - 1
@@ -350,6 +353,7 @@ class TurnSearch:
         return REPEAT_COST * times
 
     def hats(self, seat: int) -> int:
+        """How many hatted pieces ``seat`` has on the searched board."""
         return self.bits[HATTED[seat]].bit_count()
 
     def _counting(self) -> bool:
@@ -375,11 +379,13 @@ class TurnSearch:
         return played
 
     def _take_back(self, action: Action, seat: int, played: _Played) -> None:
+        """Undo :meth:`_play`, restoring the hash, bitboards and S5 counters."""
         taken, self.hash, self.bits, counted = played
         take_back(self.board, action, taken)
         self.endgame[seat] -= counted
 
     def _key(self, seat: int, left: int) -> int:
+        """The transposition key: the board, whose turn and how many actions left, and the S5 counts while they run."""
         key = self.hash ^ _TURN_KEYS[seat][left]
         if self._counting():
             key ^= (
@@ -575,17 +581,12 @@ def turn_facts(state: SombreroState, moves: Sequence[SombreroMove]) -> TurnFacts
     """The facts of playing ``moves`` (the rest of a turn, the suggested action first) in ``state``."""
     seat, jump_captures = state.turn, state.options.jump_captures
     assert seat is not None, "the game is over"
-    after, taken, route = state.copy(), [], {}  # route: where each hat that moved came from
-    for move in moves:
-        after.advance(move)
-        taken += after.last_captures
-        route[move.target] = route.pop(move.origin, move.origin)
+    after, taken, now_at = play_out(state, moves)
     won = after.turn is None and after.hats(1 - seat) <= 1
     board = list(after.board)
     danger_before = reachable_hats(list(state.board), 1 - seat, 2, jump_captures)
     danger_after = set() if won else reachable_hats(board, 1 - seat, 2, jump_captures)
     threats = set() if won else reachable_hats(board, seat, 1, jump_captures)
-    now_at = {origin: target for target, origin in route.items()}
     saved = [
         square
         for square in danger_before
@@ -602,6 +603,16 @@ def turn_facts(state: SombreroState, moves: Sequence[SombreroMove]) -> TurnFacts
         tuple(sorted(saved)),
         tuple(sorted(danger_after)),
     )
+
+
+def play_out(state: SombreroState, moves: Sequence[SombreroMove]) -> tuple[SombreroState, list[int], dict[int, int]]:
+    """The state after ``moves``, the hats they took, and where each hat that moved now is (by its first square)."""
+    after, taken, route = state.copy(), [], {}  # route: where each hat that moved came from
+    for move in moves:
+        after.advance(move)
+        taken += after.last_captures
+        route[move.target] = route.pop(move.origin, move.origin)
+    return after, taken, {origin: target for target, origin in route.items()}
 
 
 def the_hats(squares: Sequence[int]) -> str:
@@ -711,6 +722,7 @@ def turn_starts(seat_view: SeatView) -> Counter[tuple[Board, int]]:
 
 
 def _position_key(state: SombreroState) -> PositionKey:
+    """What a remembered second action is tied to: the board, the side to act and its actions left."""
     return tuple(state.board), state.turn, state.actions_left
 
 
@@ -724,6 +736,7 @@ class TurnBot:
         self._pending: tuple[PositionKey, SombreroMove, str] | None = None
 
     def choose(self, seat_view: SeatView) -> SombreroMove:
+        """The next action of the planned turn."""
         return self._rest_of_turn(seat_view)[1][0]
 
     def hint(self, seat_view: SeatView) -> Hint:

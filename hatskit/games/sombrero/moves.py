@@ -28,6 +28,7 @@ class _SquareMove:
     target: int
 
     def __str__(self) -> str:
+        """The notation: ``e1-e2`` or ``e1>f2``."""
         return f"{square_name(self.origin)}{self.separator}{square_name(self.target)}"
 
 

@@ -168,9 +168,11 @@ class SombreroState(TurnBased):
         return self.turn
 
     def seat_names(self) -> tuple[str, ...]:
+        """White, then Black."""
         return SEAT_NAMES
 
     def copy(self) -> SombreroState:
+        """A state that shares nothing mutable with this one."""
         return SombreroState(
             self.options,
             list(self.board),
