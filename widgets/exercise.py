@@ -14,7 +14,6 @@ seat may see, so hidden cards never reach the browser.
 from __future__ import annotations
 
 import html
-import importlib
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -169,6 +168,5 @@ def most_points_now(game_before: Game, move: Any) -> tuple[bool, str]:
 
 
 def seat_view_html(game: Game, seat: int) -> str:
-    """``seat``'s view from the game's renderer module (``hatskit.render.<game>.table_html``)."""
-    module = importlib.import_module(f"hatskit.render.{game.game_id.replace('-', '_')}")
-    return module.table_html(game.state, seat)
+    """``seat``'s view from the game's renderer (``GameSpec.render``, the game's ``table_html``)."""
+    return game.spec.render(game.state, seat)
