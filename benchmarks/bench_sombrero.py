@@ -32,9 +32,9 @@ from typing import NamedTuple
 
 import hatskit
 from hatskit.bots import Bot, make_bot
-from hatskit.bots.sombrero import SombreroStrong
 from hatskit.core import Game
-from hatskit.sombrero import QUIET_ACTIONS
+from hatskit.games.sombrero.bots import SombreroStrong
+from hatskit.games.sombrero.components import QUIET_ACTIONS
 
 BotMaker = Callable[[int], Bot]
 

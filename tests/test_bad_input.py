@@ -89,7 +89,7 @@ def test_a_very_long_move_is_refused_before_it_is_parsed(game_id: str) -> None:
 
 
 def test_sombrero_notation_is_read_without_backtracking_over_long_text() -> None:
-    from hatskit.sombrero import parse_move
+    from hatskit.games.sombrero import parse_move
 
     for text in ("e1" + " " * 30_000 + "-x", "-" * 30_000 + " x", "a-" * 15_000 + " x", "e1- " + "x" * 30_000):
         with pytest.raises(InvalidMoveError):

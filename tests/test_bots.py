@@ -20,13 +20,19 @@ import pytest
 import hatskit
 from hatskit.bots import Hint, make_bot
 from hatskit.bots.montecarlo import BROWSER_BUDGET, MIN_FINAL_WORLDS
-from hatskit.bots.sombrero import BROWSER_NODES, SERVER_NODES, SombreroGreedy, SombreroStrong
-from hatskit.bots.sombrero.hints import the_hats
-from hatskit.bots.sombrero.search import search_turn, turn_start_key
 from hatskit.core import Game
 from hatskit.games.hats import BlackHat, Card, Discard, Exchange, HatsState, parse_card
 from hatskit.games.hats.bots import HatsBot, quick_main_action
-from hatskit.sombrero import SEAT_NAMES, SIDES, Jump, SombreroState, parse_square, square_name
+from hatskit.games.sombrero import SEAT_NAMES, SIDES, Jump, SombreroState, parse_square, square_name
+from hatskit.games.sombrero.bots import (
+    BROWSER_NODES,
+    SERVER_NODES,
+    SombreroGreedy,
+    SombreroStrong,
+    search_turn,
+    the_hats,
+    turn_start_key,
+)
 
 QUICK = 2_000  # positions the strong Sombrero bot may search in these tests
 

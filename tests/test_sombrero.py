@@ -12,8 +12,9 @@ import pytest
 import hatskit
 from hatskit.bots import make_bot
 from hatskit.core import Game
-from hatskit.render.sombrero import board_html
-from hatskit.sombrero import Jump, Step, load_position, parse_move
+from hatskit.games.sombrero import Jump, Step, load_position, parse_move
+from hatskit.games.sombrero.positions import save_position
+from hatskit.games.sombrero.render import board_html
 
 QUICK = 2_000  # positions the strong bot may search: enough for legal moves, keeps the file fast
 
@@ -423,7 +424,7 @@ def test_positions_and_records_round_trip_through_a_random_game() -> None:
     while not game.is_over and game.ply < 400:
         game.play(rng.choice(game.legal_moves()))
         state = game.state
-        assert load_position(json.loads(json.dumps(state.position()))) == state
+        assert load_position(json.loads(json.dumps(save_position(state)))) == state
     replayed = hatskit.load(json.dumps(game.record()))
     assert replayed.position() == game.position() and replayed.history == game.history
     assert json.loads(json.dumps(game.view(0))) == game.view(1) | {"seat": 0}

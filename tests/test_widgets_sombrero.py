@@ -10,7 +10,7 @@ import pytest
 
 import hatskit
 from hatskit import Game
-from hatskit.sombrero import FILES, Jump, Step, square_name
+from hatskit.games.sombrero import FILES, Jump, Step, square_name
 from widgets import SombreroTable
 from widgets.parts import is_shown
 from widgets.sombrero import GLYPHS, piece_class

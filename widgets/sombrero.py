@@ -13,7 +13,7 @@ end the squares are switched off.
 
 Each square is a Button (focusable; Enter and Space click it). Its tooltip
 names the square and what stands there ("e4: White, hatted"), the words the
-board pictures of :mod:`hatskit.render.sombrero` use, and its picture is the
+board pictures of :mod:`hatskit.games.sombrero.render` use, and its picture is the
 renderer's own SVG piece, drawn as the button's background, so the interactive
 board and the printed ones look alike. A hatted piece wears a sombrero, a
 hatless one is a bare disc: they differ in shape, not only in colour. The
@@ -31,8 +31,9 @@ from urllib.parse import quote
 import ipywidgets as widgets
 
 from hatskit.drawing import escape
-from hatskit.render.sombrero import draw_counts, piece_svg
-from hatskit.sombrero import BLACK, FILES, SIDES, WHITE, Jump, Step, parse_square, square_name
+from hatskit.games.sombrero.components import BLACK, FILES, SIDES, WHITE, parse_square, square_name
+from hatskit.games.sombrero.moves import Jump, Step
+from hatskit.games.sombrero.render import draw_counts, piece_svg
 from widgets.frame import TableFrame
 from widgets.parts import html_line, named_button, set_face, shared
 

@@ -40,7 +40,7 @@ import mistune
 import hatskit
 from hatskit.games.hats import SEAT_NAMES
 from hatskit.games.hats.render import table_html
-from hatskit.render.sombrero import board_html
+from hatskit.games.sombrero.render import board_html
 
 KITS_DIR = Path(__file__).resolve().parent
 PARTS = ("Summary", "Quiz", "Answer key", "Lesson plan")

@@ -19,7 +19,7 @@ import pytest
 from playwright.sync_api import expect
 
 import hatskit
-from hatskit.sombrero import square_name
+from hatskit.games.sombrero import square_name
 
 if TYPE_CHECKING:
     from playwright.sync_api import Locator, Page

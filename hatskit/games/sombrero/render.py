@@ -1,17 +1,16 @@
-"""Sombrero pictures: the 8x8 board as an HTML table with SVG pieces.
+"""Sombrero pictures: the 8x8 board as an HTML table with SVG pieces, and the status line under it.
 
 A hatted piece wears a drawn sombrero (brim and crown) and a hatless piece is a
 bare disc, so the two differ in shape as well as colour. White's pieces are
 light discs, Black's dark ones; every square carries a title such as
 "e4: White, hatted" for screen readers and browser tests.
 
-A board sits in a frame of a fixed size (23.4em square, in the frame's own
-font size) that the browser draws only once it comes near the screen
-(``content-visibility: auto``): a page of many boards, such as the Sombrero
-notebook's, then draws the few on screen as it opens, not all of them (issue 9;
-benchmarks/README.md has the figures). The frame's size is the board's own, so
-the page's height never changes as a board is drawn, and nothing leaves the
-page: screen readers, find-in-page and printing still reach every board.
+A board sits in a frame of its own fixed size (23.4em square) that the browser
+draws only once it comes near the screen (``content-visibility: auto``): a page
+of many boards, such as the Sombrero notebook's, draws the few on screen first
+(issue 9; the figures are in ``benchmarks/README.md``). The page's height never
+changes as a board is drawn, and screen readers, find-in-page and printing
+still reach every board.
 """
 
 from __future__ import annotations
@@ -20,7 +19,8 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from hatskit.drawing import escape, style_tag
-from hatskit.sombrero import (
+from hatskit.games.sombrero import positions, scoring
+from hatskit.games.sombrero.components import (
     ENDGAME_ACTIONS,
     FILES,
     HATTED,
@@ -28,9 +28,9 @@ from hatskit.sombrero import (
     QUIET_ACTIONS,
     QUIET_WARNING,
     SEAT_NAMES,
-    SombreroState,
     square_name,
 )
+from hatskit.games.sombrero.state import SombreroState
 
 # The frame holds the font size the board is measured in (JupyterLab's for tables, as the board had before
 # it had a frame); the board's 9 rows and 9 columns are 2.6em each: 23.4em.
@@ -108,13 +108,13 @@ def board_html(state: SombreroState, highlight: Iterable[str] | None = None, sta
 def status_text(state: SombreroState) -> str:
     """Who acts now (or how the game ended), the hats each side has and the S5 count."""
     hats = f"hats: White {state.hats(0)}, Black {state.hats(1)}"
-    outcome = state.outcome()
-    if outcome is not None:
-        return f"{outcome.reason} · {hats}"
+    ended = scoring.outcome(state)
+    if ended is not None:
+        return f"{ended.reason} · {hats}"
     seat = state.to_move
     assert seat is not None, "a game without an outcome has a side to move"
     actions = "2 actions" if state.actions_left == 2 else "1 action"
-    return " · ".join([f"{SEAT_NAMES[seat]} to move, {actions} left", hats, *draw_counts(state.view(None))])
+    return " · ".join([f"{SEAT_NAMES[seat]} to move, {actions} left", hats, *draw_counts(positions.view(state, None))])
 
 
 def draw_counts(view: Mapping[str, Any]) -> list[str]:

@@ -1,10 +1,17 @@
-"""The strong Sombrero bot's search: bitboards, the evaluation and alpha-beta over whole turns.
+"""Sombrero's bots and hints: a one-turn ``greedy``, an alpha-beta ``strong``, and the sentences of a hint.
 
-Everything works on the engine's fast core (:func:`hatskit.sombrero.perform`
-and :func:`~hatskit.sombrero.take_back` on a plain board list), never on copies
-of the state; bitboards find capture squares quickly.
+A Sombrero turn is two actions by the same side (S2), so both bots choose a
+whole turn, play its first action and remember the second: the next call plays
+it if the position is the one they planned for (else they plan afresh). Both
+know the positions their seat has seen (``SeatView.past_views``) and do not
+steer back into one when another turn is about as good (the greedy bot among
+equal turns, the strong bot within :data:`REPEAT_COST`), so a game between two
+bots does not shuffle one piece back and forth.
 
-The evaluation, from the side about to act (its terms go into a hint's detail):
+The strong bot's search works on the board functions of ``state``
+(:func:`perform` and :func:`take_back` on a plain board list), never on copies
+of the state; bitboards find capture squares quickly. Its evaluation, from the
+side about to act (its terms go into a hint's detail):
 
 - **hats**: its hatted pieces minus the opponent's (S4 counts hats);
 - **threat**: the most hats it could take in its coming turn by reaching a
@@ -17,34 +24,45 @@ The evaluation, from the side about to act (its terms go into a hint's detail):
 
 The search is limited by the number of positions it looks at, not by time, so
 the same position always gets the same answer (hints in a notebook repeat).
-It also knows the positions the game has already been through: ending a turn
-in one of them costs :data:`REPEAT_COST` for each earlier time, so a side
-shuffles back and forth only when every other turn is clearly worse. And the
-searching side, when it is not behind, counts :data:`PROGRESS` for every hat
-taken on the way, by either side (:meth:`TurnSearch.progress`): even trades
-look good to it, which moves a game towards S4 or S5.
+Ending a turn where the game has already been costs :data:`REPEAT_COST` for
+each earlier time, and the searching side, when it is not behind, counts
+:data:`PROGRESS` for every hat taken on the way by either side
+(:meth:`TurnSearch.progress`), so even trades look good to it and a game moves
+towards S4 or S5. A side down to two hats can still hide them where they
+cannot be flanked; the quiet-game draw (S5, a hatskit decision) ends such a game.
 
-What it cannot do is end every game: a hatted piece in a corner can never be
-flanked (no square lies beyond it), nor one on an edge next to a friend in the
-corner, so a side down to two hats can hide them there and step out and back
-each turn; S1-S5 have no rule that ends such a game (see
-benchmarks/bench_sombrero.py ``--self-play``).
+A hint's sentence says what the suggested action and the rest of the planned
+turn do on the board ("this step, followed by c3-b4, saves the hat on c3"),
+from facts worked out on the board, never from the bot's scores: the hats the
+turn takes, whether it wins (S4), the hats it saves from the opponent's next
+turn, the hats the mover could take next and the hats it leaves within the
+opponent's reach. Each fact is exact: the opponent's whole turns are tried on
+the board, not estimated. The numbers behind the choice go into the hint's detail.
+Rulings in ``docs/rulings.md``.
 """
 
 from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
 from typing import NamedTuple
 
-from hatskit.sombrero import (
+from hatskit.bots.base import Hint, in_browser, moves_of
+from hatskit.core import SeatView
+from hatskit.games.sombrero.components import (
     DIRECTIONS,
     EMPTY,
     ENDGAME_ACTIONS,
     HATLESS,
     HATTED,
-    Action,
+    SEAT_NAMES,
+    square_name,
+)
+from hatskit.games.sombrero.moves import Action, Jump, SombreroMove, move_of
+from hatskit.games.sombrero.positions import load_position
+from hatskit.games.sombrero.state import (
     SombreroState,
     actions_of,
     flanked_runs,
@@ -78,6 +96,7 @@ def bitboards(board: list[int]) -> list[int]:
 
 
 def _step(bits: int, shift: int, mask: int) -> int:
+    """``bits`` moved one square along a direction (``shift``), the wrapped-around ones dropped by ``mask``."""
     return ((bits << shift) if shift > 0 else (bits >> -shift)) & mask
 
 
@@ -116,6 +135,7 @@ def capture_squares(bits: list[int], seat: int, landing: int) -> int:
 
 
 def _squares_in(bits: int) -> Iterator[int]:
+    """The squares of ``bits``, lowest first."""
     while bits:
         lowest = bits & -bits
         yield lowest.bit_length() - 1
@@ -333,6 +353,7 @@ class TurnSearch:
         return REPEAT_COST * times
 
     def hats(self, seat: int) -> int:
+        """How many hatted pieces ``seat`` has on the searched board."""
         return self.bits[HATTED[seat]].bit_count()
 
     def _counting(self) -> bool:
@@ -358,11 +379,13 @@ class TurnSearch:
         return played
 
     def _take_back(self, action: Action, seat: int, played: _Played) -> None:
+        """Undo :meth:`_play`, restoring the hash, bitboards and S5 counters."""
         taken, self.hash, self.bits, counted = played
         take_back(self.board, action, taken)
         self.endgame[seat] -= counted
 
     def _key(self, seat: int, left: int) -> int:
+        """The transposition key: the board, whose turn and how many actions left, and the S5 counts while they run."""
         key = self.hash ^ _TURN_KEYS[seat][left]
         if self._counting():
             key ^= (
@@ -527,3 +550,290 @@ def search_turn(state: SombreroState, seen: Counter[int], max_nodes: int, rng: r
     engine.max_nodes = max_nodes
     action, value, depth = engine.deepen(seat, left, order, best, MAX_TURNS)
     return SearchResult(engine.planned_turn(seat, left, action), value, depth, engine.nodes)
+
+
+# ---------------------------------------------------------------- hints: what a suggested turn does
+
+
+def reachable_hats(board: list[int], seat: int, left: int, jump_captures: bool) -> set[int]:
+    """The squares whose hats ``seat`` could take with ``left`` actions (1 or 2) from ``board`` (S3)."""
+    found: set[int] = set()
+    for _, taken in turns(board, seat, left, jump_captures):
+        found.update(taken)
+    return found
+
+
+class TurnFacts(NamedTuple):
+    """What the rest of a planned turn does, as the hint sentence tells it (squares are board indices)."""
+
+    mover: int
+    moves: tuple[SombreroMove, ...]  # the suggested action first, then the rest of the planned turn
+    taken: tuple[int, ...]  # hats these actions take
+    won: bool  # they win the game (S4)
+    hats_left: int  # the opponent's hatted pieces afterwards
+    threats: tuple[int, ...]  # the opponent's hats the mover's next action could take
+    same_turn: bool  # the mover's next action still belongs to this turn
+    saved: tuple[int, ...]  # the mover's hats the opponent could take in its next turn before, not after
+    exposed: tuple[int, ...]  # the mover's hats the opponent could still take in its next turn
+
+
+def turn_facts(state: SombreroState, moves: Sequence[SombreroMove]) -> TurnFacts:
+    """The facts of playing ``moves`` (the rest of a turn, the suggested action first) in ``state``."""
+    seat, jump_captures = state.turn, state.options.jump_captures
+    assert seat is not None, "the game is over"
+    after, taken, now_at = play_out(state, moves)
+    won = after.turn is None and after.hats(1 - seat) <= 1
+    board = list(after.board)
+    danger_before = reachable_hats(list(state.board), 1 - seat, 2, jump_captures)
+    danger_after = set() if won else reachable_hats(board, 1 - seat, 2, jump_captures)
+    threats = set() if won else reachable_hats(board, seat, 1, jump_captures)
+    saved = [
+        square
+        for square in danger_before
+        if (now := now_at.get(square, square)) not in danger_after and board[now] == HATTED[seat]
+    ]
+    return TurnFacts(
+        seat,
+        tuple(moves),
+        tuple(sorted(taken)),
+        won,
+        after.hats(1 - seat),
+        tuple(sorted(threats)),
+        after.turn == seat,
+        tuple(sorted(saved)),
+        tuple(sorted(danger_after)),
+    )
+
+
+def play_out(state: SombreroState, moves: Sequence[SombreroMove]) -> tuple[SombreroState, list[int], dict[int, int]]:
+    """The state after ``moves``, the hats they took, and where each hat that moved now is (by its first square)."""
+    after, taken, route = state.copy(), [], {}  # route: where each hat that moved came from
+    for move in moves:
+        after.advance(move)
+        taken += after.last_captures
+        route[move.target] = route.pop(move.origin, move.origin)
+    return after, taken, {origin: target for target, origin in route.items()}
+
+
+def the_hats(squares: Sequence[int]) -> str:
+    """``the hat on e5``, ``the hats on e5 and f6``, ``the hats on c3, e5 and f6``."""
+    names = [square_name(square) for square in squares]
+    if len(names) == 1:
+        return f"the hat on {names[0]}"
+    return f"the hats on {', '.join(names[:-1])} and {names[-1]}"
+
+
+def sentence(facts: TurnFacts) -> str:
+    """The one sentence a hint shows."""
+    opponent = SEAT_NAMES[1 - facts.mover]
+    first, rest = facts.moves[0], facts.moves[1:]
+    text = f"this {'hat jump' if isinstance(first, Jump) else 'step'} "
+    if rest:
+        text = text.rstrip() + f", followed by {' then '.join(map(str, rest))}, "
+    if facts.won:
+        left = "only one hatted piece" if facts.hats_left else "no hatted piece"
+        return text + f"takes {the_hats(facts.taken)} and wins the game: {opponent} has {left} left"
+    clauses = [f"takes {the_hats(facts.taken)}"] if facts.taken else []
+    if facts.saved:
+        clauses.append(f"saves {the_hats(facts.saved)}, which {opponent} could have taken next turn")
+    if facts.threats and len(clauses) < 2:
+        when = "with your next action" if facts.same_turn else "on your next turn"
+        clauses.append(f"threatens to take {the_hats(facts.threats)} {when}")
+    if not clauses:
+        if not facts.exposed:
+            return text + f"leaves {opponent} no hat to take next turn"
+        return text + f"is the least bad the bot found: {opponent} could still take {the_hats(facts.exposed)} next turn"
+    text += " and ".join(clauses)
+    if facts.exposed:
+        text += f", but {opponent} could take {the_hats(facts.exposed)} next turn"
+    return text
+
+
+def describe(state: SombreroState, moves: Sequence[SombreroMove]) -> str:
+    """The hint sentence for playing ``moves`` (the suggested action, then the rest of the planned turn)."""
+    return sentence(turn_facts(state, moves))
+
+
+def turn_text(state: SombreroState, actions: Sequence[Action]) -> str:
+    """A planned turn in notation: ``e4-e5 then e5-f6``."""
+    board = list(state.board)
+    moves = []
+    for action in actions:
+        moves.append(str(move_of(board, action)))
+        perform(board, action, state.options.jump_captures)
+    return " then ".join(moves)
+
+
+def search_detail(state: SombreroState, result: SearchResult) -> str:
+    """The numbers behind the strong bot's turn, in plain words."""
+    seat, jump_captures = state.turn, state.options.jump_captures
+    assert seat is not None
+    board = list(state.board)
+    for action in result.actions:
+        perform(board, action, jump_captures)
+    terms = evaluate(board, bitboards(board), seat, jump_captures)
+    turns_deep = (result.depth - state.actions_left) // 2 + 1
+    counted = ", ".join(
+        f"{words} {term:+d} ({weight} each)"
+        for words, term, weight in zip(_TERM_WORDS, terms, EVALUATION_WEIGHTS, strict=True)
+    )
+    return (
+        f"The strong bot planned the turn {turn_text(state, result.actions)}, looking {turns_deep} turn(s) ahead "
+        f"through {result.nodes:,} positions; its search scores this turn {result.value:+d} for you "
+        f"({EVALUATION_WEIGHTS[0]} is worth one hat). Right after the turn it counts: "
+        f"{counted.format(opponent=SEAT_NAMES[1 - seat])}. Ending a turn in a position the game has already "
+        f"been in costs {REPEAT_COST} for each earlier time, and when you are not behind, every hat taken on the "
+        f"way (by either side) counts {PROGRESS} for you, so that the game moves on."
+    )
+
+
+# What each evaluation term counts, in the order of EVALUATION_WEIGHTS.
+_TERM_WORDS = (
+    "hats you have more than {opponent}",
+    "hats you could soon take",
+    "hats {opponent} could soon take",
+    "steps you can make more than {opponent}",
+    "steps by which your hatted pieces stand nearer {opponent}'s hats than {opponent}'s stand to yours",
+)
+
+
+# ---------------------------------------------------------------- the bots
+
+Board = tuple[int, ...]
+PositionKey = tuple[Board, int | None, int]
+
+
+@dataclass(frozen=True)
+class Plan:
+    """A turn chosen by a bot: its actions, and the numbers behind the choice in plain words."""
+
+    actions: tuple[Action, ...]
+    detail: str
+
+
+def turn_starts(seat_view: SeatView) -> Counter[tuple[Board, int]]:
+    """How often the game has stood at each position where a side starts its turn (board, side)."""
+    seen: Counter[tuple[Board, int]] = Counter()
+    for view in seat_view.past_views():
+        state = load_position(view["position"])
+        if state.turn is not None and state.actions_left == 2:
+            seen[tuple(state.board), state.turn] += 1
+    return seen
+
+
+def _position_key(state: SombreroState) -> PositionKey:
+    """What a remembered second action is tied to: the board, the side to act and its actions left."""
+    return tuple(state.board), state.turn, state.actions_left
+
+
+class TurnBot:
+    """Plays a planned turn action by action; subclasses say how to plan one."""
+
+    name = "turn"
+
+    def __init__(self, seed: int = 0) -> None:
+        self.rng = random.Random(seed)
+        self._pending: tuple[PositionKey, SombreroMove, str] | None = None
+
+    def choose(self, seat_view: SeatView) -> SombreroMove:
+        """The next action of the planned turn."""
+        return self._rest_of_turn(seat_view)[1][0]
+
+    def hint(self, seat_view: SeatView) -> Hint:
+        """The next action of the planned turn, what the rest of the turn does, and the numbers behind it."""
+        state, moves, detail = self._rest_of_turn(seat_view)
+        return Hint(moves[0], describe(state, moves), detail)
+
+    def _rest_of_turn(self, seat_view: SeatView) -> tuple[SombreroState, list[SombreroMove], str]:
+        """The position, the actions of the planned turn still to play and the plan's detail.
+
+        Plans when needed; otherwise plays the second action it remembered.
+        """
+        moves_of(seat_view)  # a UsageError for a seat with no move to make
+        state = seat_view.sample_world(self.rng)
+        assert isinstance(state, SombreroState) and state.turn is not None, "a Sombrero game in progress"
+        if self._pending is not None and self._pending[0] == _position_key(state):
+            return state, [self._pending[1]], self._pending[2]
+        plan = self.plan(state, turn_starts(seat_view))
+        moves = [move_of(state.board, plan.actions[0])]
+        after = state.copy()
+        after.advance(moves[0])
+        self._pending = None
+        if len(plan.actions) > 1 and after.turn == state.turn:
+            moves.append(move_of(after.board, plan.actions[1]))
+            self._pending = _position_key(after), moves[1], plan.detail
+        return state, moves, plan.detail
+
+    def plan(self, state: SombreroState, seen: Counter[tuple[Board, int]]) -> Plan:
+        """The turn to play from ``state``, knowing how often each turn start was ``seen``."""
+        raise NotImplementedError
+
+
+class SombreroGreedy(TurnBot):
+    """Best one-turn gain: hats taken this turn minus the hats left exposed.
+
+    *Exposed* means the most hats the opponent could take with a single action
+    right after the turn. A turn that wins (S4) beats everything, the shortest
+    first. Among equal gains a turn that ends in a position seen less often
+    wins, then chance decides. Turns of the same length that reach the same
+    board are weighed once.
+    """
+
+    name = "greedy"
+
+    def plan(self, state: SombreroState, seen: Counter[tuple[Board, int]]) -> Plan:
+        seat, jump_captures = state.turn, state.options.jump_captures
+        assert seat is not None
+        board, best, weighed = list(state.board), None, set()
+        for actions, taken in turns(board, seat, state.actions_left, jump_captures):
+            key = tuple(board), len(actions)
+            if key in weighed:
+                continue
+            weighed.add(key)
+            won = board.count(HATTED[1 - seat]) <= 1
+            exposed = 0 if won else reach(board, bitboards(board), 1 - seat, jump_captures).one_action
+            urgency = 3 - len(actions) if won else 0  # any win first, and the sooner the better
+            score = (urgency, len(taken) - exposed, -seen[key[0], 1 - seat], self.rng.random())
+            if best is None or score > best[0]:
+                best = score, actions, len(taken), exposed
+        assert best is not None, "the engine never leaves a side to move without an action"
+        _, actions, taken, exposed = best
+        detail = (
+            f"The greedy bot looks at this turn only. The turn {turn_text(state, actions)} takes {taken} hat(s) "
+            f"and leaves {SEAT_NAMES[1 - seat]} at most {exposed} to take with one action."
+        )
+        return Plan(actions, detail)
+
+
+# Positions the strong bot searches per turn: on the server, and in the browser (Pyodide), where the search runs
+# slower, so that a hint still comes within 2 s (issue 11). The times are in benchmarks/README.md and
+# docs/static-site.md (benchmarks/bench_sombrero.py and benchmarks/site.py measure them).
+SERVER_NODES = 50_000
+BROWSER_NODES = 20_000
+
+
+def default_nodes() -> int:
+    """The positions a strong bot searches per turn where it runs: fewer in the browser."""
+    return BROWSER_NODES if in_browser() else SERVER_NODES
+
+
+class SombreroStrong(TurnBot):
+    """Alpha-beta over whole turns with iterative deepening, limited to ``nodes`` positions per turn.
+
+    A node limit instead of a time limit makes the same position get the same
+    hint on every machine of a kind (server or browser: :func:`default_nodes`).
+    """
+
+    name = "strong"
+
+    def __init__(self, seed: int = 0, nodes: int | None = None) -> None:
+        super().__init__(seed)
+        self.nodes = default_nodes() if nodes is None else nodes
+
+    def plan(self, state: SombreroState, seen: Counter[tuple[Board, int]]) -> Plan:
+        keys = Counter({turn_start_key(list(board), side): count for (board, side), count in seen.items()})
+        result = search_turn(state, keys, self.nodes, self.rng)
+        return Plan(result.actions, search_detail(state, result))
+
+
+BOTS = {"greedy": SombreroGreedy, "strong": SombreroStrong}
