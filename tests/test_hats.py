@@ -369,7 +369,7 @@ def test_broken_positions_are_record_errors(change: dict[str, Any], message: str
 
 
 def test_design_md_example_position_loads() -> None:
-    """DESIGN.md's example, whose ``cookie: null`` H10 cannot give: Ana has six types to Ben's four."""
+    """The design notes' example position, whose ``cookie: null`` H10 cannot give: Ana has six types to Ben's four."""
     position = {
         "game": "hats", "players": 2, "to_move": 0, "played": [8, 8],
         "table": ["♦3", "★5", "♣2", "♥6", "♦6"], "hands": [["♠4"], ["♥3"]],

@@ -43,7 +43,7 @@ REPO = Path(__file__).resolve().parents[1]
 A4_POINTS = (595.28, 841.89)
 POINT_TOLERANCE = 1.0
 ENGINE_CHECKED = {"hats", "sombrero"}  # every question of these kits must be checked against the engine
-GAME_IDS = {"hats", "hats-off", "madder", "sombrero"}  # the four games of the project (DESIGN.md)
+GAME_IDS = {"hats", "hats-off", "madder", "sombrero"}  # the four games of the project
 
 
 def _module(name: str, path: Path) -> ModuleType:
