@@ -125,7 +125,8 @@ def test_a_reader_answering_in_0_2_s_beats_a_bot_reacting_in_0_4_s() -> None:
     said = text(table.message)
     assert "Ana plays a fez from the hand at 0.2 s: a match!" in said
     assert "Ben's play at 0.4 s is too late" in said
-    assert table.game.view(0)["won_counts"] == [2, 0] and table.pad.result == "You won 2 cards"
+    assert table.game.view(0)["won_counts"] == [2, 0]
+    assert table.pad.result == "You won 2 cards. You played a fez from the hand at 0.2 s: a match!"
 
 
 def test_the_same_answer_loses_to_a_bot_reacting_in_0_1_s() -> None:
@@ -137,8 +138,17 @@ def test_the_same_answer_loses_to_a_bot_reacting_in_0_1_s() -> None:
     said = text(table.message)
     assert "Ben plays a fez from the hand at 0.1 s: a match!" in said
     assert "Ana's play at 0.2 s is too late: the pile is won (Ben was first)" in said
-    assert table.pad.result == "Ben won 2 cards"
+    assert table.pad.result.startswith("Ben won 2 cards. Your play at 0.2 s is too late")
+    assert table.pad.result.endswith("(Ben was 0.10 s faster)"), "why the race went as it did, on the pad"
     assert "won 2 cards" in text(table.seat_rows).split("Ben")[1]
+
+
+def test_the_pad_says_when_the_readers_card_was_not_a_match() -> None:
+    table, clock = race_table(0.4)
+    send(table, "flip")
+    send(table, "top", 0.2)
+    clock.advance(0)
+    assert "You played a top hat from the hand at 0.2 s, but the top card is a fez" in table.pad.result
 
 
 def test_equal_reaction_times_go_to_the_lower_seat() -> None:

@@ -46,6 +46,7 @@ from widgets.scheduler import ManualClock, Timer
 from widgets.setup import WIDE
 
 MODES = ("race", "step")
+MATCH = "a match!"  # how the rules' narration tells a matching play
 HEAD = "head"  # the scheduler's tag for hiding the head card after its moment
 WEAR_DELAY = 0.4  # seconds before a bot chooses its head card
 
@@ -263,7 +264,7 @@ class HatsOffTable(TableFrame):
             "head": self._head_shown(view),
             "can_act": can_act,
             "can_call": can_act and may_call(view),
-            "answer": "" if view["my_move"] is None else f"your move: {view['my_move']}; waiting for the others",
+            "answer": "" if view["my_move"] is None else f"{self._my_move_words(view)}; waiting for the others",
         }
         key = (id(self.game), view["round"], view["phase"], view["flips"], view["race"])
         if key != self._turn_key:
@@ -271,6 +272,12 @@ class HatsOffTable(TableFrame):
             self.pad.open_turn(**shown)
         else:
             self.pad.update(**shown)
+
+    def _my_move_words(self, view: HatsOffView) -> str:
+        """The reader's sealed move in words: "you: play the fez from the hand after 0.23 s"."""
+        move = self.game.parse(view["my_move"])
+        timed = f" after {move.ms / 1000:.2f} s" if isinstance(move, Play | Call) else ""
+        return f"you: {describe(move)}{timed}"
 
     def _head_shown(self, view: HatsOffView) -> str | None:
         """The reader's head card while its moment lasts, ``head_seconds`` from when it changed (O1), or always
@@ -297,8 +304,25 @@ class HatsOffTable(TableFrame):
         gains = [(seat, now - then) for seat, (now, then) in enumerate(zip(view["won_counts"], before, strict=True))]
         told = [f"{self._who(view, seat)} won {cards(gain)}" for seat, gain in gains if gain > 0]
         if not told and view["phase"] == "flip" and view["top"] is not None:
-            return f"Nobody matched the {KIND_NAMES[view['top']]}"
-        return "; ".join(told)
+            told = [f"Nobody matched the {KIND_NAMES[view['top']]}"]
+        why = self._race_reason(view, [seat for seat, gain in gains if gain > 0])
+        return ". ".join(part for part in ("; ".join(told), why) if part)
+
+    def _race_reason(self, view: HatsOffView, winners: list[int]) -> str:
+        """Why the race went as it did for the reader, on the pad: their own play as the rules told it, in the
+        second person, and by how much a faster player beat them ("Ben was 0.12 s faster")."""
+        seat, name = view["seat"], view["names"][view["seat"]]
+        plies = self.recent_plies()
+        told = [event.text for ply in plies for event in self.game.events[ply]]
+        mine = next((text for text in told if text.startswith((f"{name} plays ", f"{name}'s play"))), "")
+        mine = mine.replace(f"{name} plays ", "You played ", 1).replace(f"{name}'s play", "Your play", 1)
+        mine = mine[: mine.index(MATCH) + len(MATCH)] if MATCH in mine else mine  # the win is told before it
+        timed = {move.seat: move.ms for ply in plies if isinstance(move := self.game.moves[ply], Play | Call)}
+        faster = [other for other in winners if other != seat and other in timed and seat in timed]
+        if faster and timed[faster[0]] < timed[seat]:
+            gap = (timed[seat] - timed[faster[0]]) / 1000
+            mine += f" ({view['names'][faster[0]]} was {gap:.2f} s faster)"
+        return mine
 
     def _who(self, view: HatsOffView, seat: int) -> str:
         return "You" if seat == view["seat"] and len(self.reader_seats) == 1 else view["names"][seat]

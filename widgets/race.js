@@ -60,6 +60,7 @@ function render({ model, el }) {
   let open = false; // the reader may still answer it
   let shownAt = null; // performance.now() when it was drawn
   let timer = null;
+  let lastTime = ""; // the reader's own time in the last race, on screen until the next card
 
   const cardHtml = (kind) => model.get("cards")[kind] || "";
   const handActions = () => model.get("hand").map((kind) => (model.get("phase") === "wear" ? `wear ${kind}` : kind));
@@ -72,6 +73,8 @@ function render({ model, el }) {
     clearTimeout(timer);
     pad.dataset.answered = action;
     pad.classList.remove("hk-race-running");
+    stopClock();
+    lastTime = timed() ? `your time: ${seconds.toFixed(2)} s` : lastTime;
     $(".hk-race-said").textContent = timed() ? `you: ${action} after ${seconds.toFixed(3)} s` : "";
     model.send({ answer: action, turn, seconds });
     draw();
@@ -159,7 +162,8 @@ function render({ model, el }) {
     clearTimeout(timer);
     delete pad.dataset.shownAt;
     delete pad.dataset.answered;
-    $(".hk-race-said").textContent = "";
+    if (model.get("phase") === "race") lastTime = ""; // a new card: the last race's time has had its moment
+    $(".hk-race-said").textContent = lastTime;
     pad.classList.remove("hk-race-running");
     pad.dataset.turn = String(turn);
     draw();
@@ -182,6 +186,13 @@ function render({ model, el }) {
     bar.style.width = "0%";
     pad.classList.add("hk-race-running");
     timer = setTimeout(() => answer("pass", null), seconds * 1000);
+  }
+
+  // After an answer the clock is over: the bar empties at once instead of stopping part-way until the next race.
+  function stopClock() {
+    const bar = $(".hk-race-bar");
+    bar.style.transition = "none";
+    bar.style.width = "0%";
   }
 
   let queued = false;

@@ -64,6 +64,14 @@ PAD_CSS = """
 .hk-race-bar { width: 0; height: 100%; background: #1f6fd1; }
 .hk-race-said { min-height: 1.2em; font-size: .9em; color: #333; }
 @media (max-width: 480px) { .hk-race .hk-race-big { transform: scale(1.35); margin: 22px 24px; } }
+body[data-jp-theme-light="false"] .hk-race { background: #23252b; border-color: #5a5d66; color: #eeeeee; }
+body[data-jp-theme-light="false"] .hk-race-btn { background: #30343c; color: #eeeeee; border-color: #8a8d96; }
+body[data-jp-theme-light="false"] .hk-race-call { background: #5c4a00; }
+body[data-jp-theme-light="false"] .hk-race-btn kbd { background: #44474f; color: #eeeeee; border-color: #7a7d86; }
+body[data-jp-theme-light="false"] .hk-race-result { color: #f2c894; }
+body[data-jp-theme-light="false"] :is(.hk-race-said, .hk-race-note, .hk-race-caption) { color: #d8d8d8; }
+body[data-jp-theme-light="false"] .hk-race-clock { background: #44474f; }
+body[data-jp-theme-light="false"] .hk-race-bar { background: #6fa8f0; }
 """
 
 ACTIONS = ("head", "off", "pass", "flip")

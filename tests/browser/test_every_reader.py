@@ -200,3 +200,31 @@ def test_the_loading_spinner_turns_in_steps_and_stands_still_for_less_motion(
     expect_evaluated(spinner, turning, ["rotation", "steps(8)"])
     page.emulate_media(reduced_motion="reduce")
     expect_evaluated(spinner, "(s) => getComputedStyle(s).animationName", "none")
+
+
+# The WCAG contrast of an element's text against the first background behind it that is not transparent.
+CONTRAST = """(el) => {
+  const rgb = (c) => c.match(/[\\d.]+/g).map(Number);
+  const lum = ([r, g, b]) => [r, g, b].map((v) => v / 255)
+    .map((v) => (v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4))
+    .reduce((sum, v, i) => sum + v * [0.2126, 0.7152, 0.0722][i], 0);
+  let behind = el, colour = "rgb(255, 255, 255)";
+  for (; behind; behind = behind.parentElement) {
+    const c = getComputedStyle(behind).backgroundColor, v = rgb(c);
+    if (v.length < 4 || v[3] > 0) { colour = c; break; }
+  }
+  const [light, dark] = [lum(rgb(getComputedStyle(el).color)), lum(rgb(colour))].sort((a, b) => b - a);
+  return (light + 0.05) / (dark + 0.05) >= 4.5;
+}"""
+
+
+@pytest.mark.parametrize("theme", ["light", "dark"])
+def test_the_race_pads_words_meet_wcag_aa_in_both_themes(
+    page: Page, voila: str, theme: str, expect_evaluated: Evaluated
+) -> None:
+    """The pad stayed cream in the dark theme while its words turned white (issue 25)."""
+    page.set_viewport_size(WIDE)
+    open_page(page, f"{voila}/voila/render/hats_off.ipynb?theme={theme}")
+    pad = page.locator(".hk-table.hk-main .hk-race")
+    for part in (".hk-race-prompt", ".hk-race-caption", ".hk-race-pass"):
+        expect_evaluated(pad.locator(part).first, CONTRAST, True)
