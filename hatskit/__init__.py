@@ -14,7 +14,7 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
-from hatskit import hats, hats_off, madder, sombrero
+from hatskit import hats, madder, sombrero
 from hatskit.core import (
     Event,
     Game,
@@ -35,6 +35,7 @@ from hatskit.core import (
     options_dict,
     whole_number,
 )
+from hatskit.games import hats_off
 
 GAMES: dict[str, GameSpec] = {spec.game_id: spec for spec in (hats.SPEC, hats_off.SPEC, madder.SPEC, sombrero.SPEC)}
 

@@ -11,8 +11,8 @@ import ipywidgets as widgets
 
 import hatskit
 from hatskit.madder import DECLINE, Play
+from tests.helpers import widget_states
 from tests.test_madder import CLERK, COLLECTOR, TAILOR, TRENDSETTER, end_position, turn_position
-from tests.test_widgets_hats_off import widget_states
 from widgets import MadderTable
 from widgets.parts import is_shown
 
