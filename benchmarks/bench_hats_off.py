@@ -24,7 +24,7 @@ from concurrent.futures import ProcessPoolExecutor
 
 import hatskit
 from hatskit.bots import make_bot
-from hatskit.bots.hats_off import ADULT_PLAY, LEVELS
+from hatskit.games.hats_off.bots import ADULT_PLAY, LEVELS
 
 REFERENCE = "adult"
 

@@ -14,7 +14,6 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
-from hatskit import hats_off
 from hatskit.core import (
     Event,
     Game,
@@ -35,7 +34,7 @@ from hatskit.core import (
     options_dict,
     whole_number,
 )
-from hatskit.games import hats, madder, sombrero
+from hatskit.games import hats, hats_off, madder, sombrero
 
 GAMES: dict[str, GameSpec] = {spec.game_id: spec for spec in (hats.SPEC, hats_off.SPEC, madder.SPEC, sombrero.SPEC)}
 

@@ -13,8 +13,8 @@ import pytest
 import hatskit
 from hatskit import Event, IllegalMoveError, InvalidMoveError, RecordError
 from hatskit.bots import make_bot
-from hatskit.bots.hats_off import ADULT_PLAY, LEVELS, RacerBot
-from hatskit.hats_off import COPIES, KINDS, Call, Flip, Pass, Play, Wear, all_cards, parse_move
+from hatskit.games.hats_off import COPIES, KINDS, Call, Flip, Pass, Play, Wear, all_cards, parse_move
+from hatskit.games.hats_off.bots import ADULT_PLAY, LEVELS, RacerBot
 
 
 def position(**changes: Any) -> dict[str, Any]:
@@ -218,6 +218,17 @@ def test_o3_one_move_per_race_and_a_pass_or_play_needs_a_race() -> None:
     assert game.why_illegal("Ana:fez@0.1") == "Ana holds no fez in the hand"
     flipping = hatskit.load(position(phase="flip", race=0, pile=[]))
     assert "must flip a card first (O2)" in flipping.why_illegal("Ben:fez@0.2")
+
+
+def test_o3_with_one_seat_left_in_a_race_to_move_is_that_seat_and_its_seat_view_works() -> None:
+    game = hatskit.load(position())
+    assert game.to_move is None, "three seats may act"
+    race(game, "Ana:pass", "Cleo:pass")
+    assert game.acting == (1,) and game.to_move == 1
+    seat_view = game.seat_view(game.to_move)
+    assert seat_view.seat == 1 and seat_view.legal_moves() == game.legal_moves(1)
+    game.play(make_bot("hats-off", "adult", seed=1).choose(seat_view))
+    assert game.state.won[1] == ["fez", "fez"]
 
 
 def test_o3_a_seat_with_nothing_to_do_is_not_acting() -> None:
@@ -546,7 +557,7 @@ def test_a_whole_bot_game_ends_with_every_card_accounted_for() -> None:
 
 
 def test_a_seats_picture_shows_its_own_cards_only_each_hat_named() -> None:
-    from hatskit.render.hats_off import table_html
+    from hatskit.games.hats_off.render import table_html
 
     game = hatskit.load(position(loose=[{"kind": "party", "owner": 2, "fell": True}]))
     ben = table_html(game.state, 1)

@@ -34,11 +34,11 @@ from typing import Any, ClassVar, cast
 import ipywidgets as widgets
 
 from hatskit.bots import Bot
-from hatskit.bots.hats_off import LEVELS, RacerBot
 from hatskit.core import Game
 from hatskit.drawing import back_html, escape
-from hatskit.hats_off import KIND_NAMES, Call, Flip, HatsOffMove, HatsOffView, Pass, Play, Wear
-from hatskit.render.hats_off import view_html
+from hatskit.games.hats_off import KIND_NAMES, Call, Flip, HatsOffMove, HatsOffView, Pass, Play, Wear
+from hatskit.games.hats_off.bots import LEVELS, RacerBot
+from hatskit.games.hats_off.render import view_html
 from widgets.frame import BOT, READER, TableFrame
 from widgets.parts import html_line, named_button, row, show, style_of
 from widgets.race import WEAR, Answer, RacePad, loose_cards

@@ -30,8 +30,8 @@ from typing import Any, NamedTuple, TypedDict
 import anywidget
 import traitlets
 
-from hatskit.hats_off import KINDS, MAX_MS, HatsOffView
-from hatskit.render.hats_off import STYLE, hat_card_html
+from hatskit.games.hats_off import KINDS, MAX_MS, HatsOffView
+from hatskit.games.hats_off.render import STYLE, hat_card_html
 
 PAD_CSS = """
 .hk-race { outline: none; padding: 8px; border: 2px solid #ccc; border-radius: 10px; background: #fbfaf5;

@@ -24,7 +24,7 @@ import nbformat
 import pytest
 from playwright.sync_api import expect
 
-from tests.test_widgets_hats_off import FixedBot, position
+from tests.helpers import FixedBot, position
 
 if TYPE_CHECKING:
     from playwright.sync_api import Locator, Page, WebSocketRoute
@@ -42,7 +42,7 @@ SETUP_CELL = f"""from typing import Any
 import hatskit
 from hatskit.bots import Hint
 from hatskit.core import SeatView
-from hatskit.hats_off import Pass, Play
+from hatskit.games.hats_off import Pass, Play
 from widgets.hats_off import HatsOffTable
 
 

@@ -11,7 +11,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from hatskit.drawing import back_html, escape, style_tag
-from hatskit.hats_off import KIND_NAMES, HatsOffState, HatsOffView
+from hatskit.games.hats_off.components import KIND_NAMES
+from hatskit.games.hats_off.positions import HatsOffView
+from hatskit.games.hats_off.positions import view as view_of
+from hatskit.games.hats_off.state import HatsOffState
 
 STYLE = """
 .hk-ho-card { display: inline-flex; flex-direction: column; align-items: center; justify-content: center;
@@ -183,5 +186,5 @@ def view_html(
 def table_html(state: HatsOffState, seat: int | None = None) -> str:
     """A position as ``seat`` sees it; with no seat, every hand and head card shown (for teaching)."""
     if seat is not None:
-        return view_html(state.view(seat))
-    return view_html(state.view(None), state.hands, state.heads)
+        return view_html(view_of(state, seat))
+    return view_html(view_of(state, None), state.hands, state.heads)

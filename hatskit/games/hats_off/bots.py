@@ -1,51 +1,13 @@
-"""Hats Off! bots: a seeded reaction time, a fading memory of the own head card, and slips.
+"""Hats Off! bots: racers with a seeded reaction time, a fading memory of the own head card, and slips.
 
 A bot reads only its seat's view (and its own earlier views, to remember the
-head card it looked at). In a race it plays a card it knows matches (from the
-hand if it can, else from the head if it still remembers that card), else calls
-"Hats Off!" for a loose card it may win, else passes. When a match and a call
-are both open it takes whichever wins more cards (the pile plus the card it
-plays, or the loose cards). At the deal it wears a card of a hat it holds
-twice, so its hand covers as many different hats as it can.
-
-**Reaction time.** Each play or call is timed by an ex-Gaussian draw (a normal
-part plus an exponential tail: the usual shape of human reaction times) from
-the bot's own seeded generator, multiplied by the level's slowing factor:
-
-- an adult spots a match and puts the card down in about 0.60 s on average
-  (normal part 0.45 s, sd 0.07 s; tail 0.15 s). Reasoned estimate: a simple
-  visual reaction is about 0.2-0.25 s for adults; recognising one of four
-  known hats adds a choice of about 0.15-0.2 s; moving the card to the pile
-  about 0.2 s. A card taken from the head adds 0.15 s (recall, reach up);
-- a "Hats Off!" call is a plain reaction to a card landing: 0.38 s on average
-  (normal part 0.30 s, sd 0.05 s; tail 0.08 s);
-- no draw is faster than 0.15 s: nobody answers an unforeseen card sooner.
-
-The slowing factors follow the exponential speed-up of processing speed
-through childhood described by Kail (1991, Psychological Bulletin 109:490-501;
-extended down to 4-6 year olds by Miller & Vernon, 1997, Developmental
-Psychology 33:549-554): children of about 5-6 respond roughly 2.4 times as
-slowly as young adults, 8-9 year olds 1.8 times, 11-12 year olds 1.35 times.
-These multipliers are hatskit's reading of that curve, not figures quoted
-from the papers. A "quick adult" (0.8) stands for a practised player.
-
-**Memory.** After looking at a new head card a bot keeps it in mind through
-each later flip with a fixed chance; once forgotten it stays forgotten until
-it sees a new head card (it does not gamble on an unknown head card). Chance
-to forget per flip: young child 25 %, child 15 %, older child 8 %, adult 5 %,
-quick adult 2 % (reasoned estimates: a young child holds the card for about
-4 flips on average, an adult for about 20). The span is drawn once per head
-card from the bot's seed, so a bot asked twice decides the same way. With the
-``memory_aid`` option the head card stays in view and nothing is forgotten.
-
-**Slips.** In each race with a card on the pile, a bot may play a card that
-does not match (O5) in its hurry: young child 8 %, child 5 %, older child 3 %,
-adult 2 %, quick adult 1 %. Hints never slip.
-
-The generic kinds map onto these levels: ``random`` plays a random legal move
-at a child's speed; ``greedy`` (it plays what it knows at once) is an adult;
-``strong`` is a quick adult. Every level is also a kind of its own:
-``make_bot("hats-off", "young child")``.
+head card it looked at). In a race it plays a card it knows matches, else calls
+"Hats Off!" for a loose card it may win, else passes; at the deal it wears a
+card of a hat it holds twice. Its reaction times, memory and slips depend on
+its level (``LEVELS``, from "young child" to "quick adult"); the model and its
+sources are explained in ``docs/rulings.md`` (Decisions of hatskit, Hats Off!,
+"The computer players"). ``BOTS`` maps ``random`` to a random racer, ``greedy``
+to the adult level, ``strong`` to the quick adult, and every level to itself.
 """
 
 from __future__ import annotations
@@ -56,9 +18,10 @@ from dataclasses import dataclass
 from functools import partial
 from typing import Any
 
-from hatskit.bots.base import Hint
+from hatskit.bots.base import Hint, moves_of
 from hatskit.core import SeatView
-from hatskit.hats_off import KIND_NAMES, SEAT_NAMES, Call, Flip, HatsOffMove, Pass, Play, Wear, a_hat, seconds
+from hatskit.games.hats_off.components import KIND_NAMES, SEAT_NAMES, a_hat, seconds
+from hatskit.games.hats_off.moves import Call, Flip, HatsOffMove, Pass, Play, Wear
 
 
 @dataclass(frozen=True)
@@ -77,10 +40,10 @@ class ExGaussian:
         return max(FLOOR, slowing * (rng.gauss(self.mu, self.sigma) + rng.expovariate(1 / self.tau)))
 
 
-ADULT_PLAY = ExGaussian(0.45, 0.07, 0.15)
-ADULT_CALL = ExGaussian(0.30, 0.05, 0.08)
-HEAD_EXTRA = 0.15
-FLOOR = 0.15
+ADULT_PLAY = ExGaussian(0.45, 0.07, 0.15)  # an adult spots a match and puts the card down: 0.60 s on average
+ADULT_CALL = ExGaussian(0.30, 0.05, 0.08)  # "Hats Off!" is a plain reaction to a card landing: 0.38 s
+HEAD_EXTRA = 0.15  # seconds more for a card taken from the head (recall, reach up)
+FLOOR = 0.15  # nobody answers an unforeseen card sooner
 
 
 @dataclass(frozen=True)
@@ -137,6 +100,7 @@ class RacerBot:
         return self._decide(seat_view, slips=False)
 
     def _decide(self, seat_view: SeatView, slips: bool) -> Hint:
+        moves_of(seat_view)  # a seat with nothing to do gets the named error every bot gives
         view = seat_view.view()
         seat = view["seat"]
         if view["phase"] == "wear":
@@ -260,7 +224,7 @@ class RandomRacer(RacerBot):
         self.name = "random"
 
     def _decide(self, seat_view: SeatView, slips: bool) -> Hint:
-        move = self.rng.choice(seat_view.legal_moves())
+        move = self.rng.choice(moves_of(seat_view))
         if isinstance(move, Play):
             move = self._timed(move, ADULT_PLAY)
         elif isinstance(move, Call):

@@ -1,4 +1,19 @@
-"""Hats Off! options, cards, seats and moves with their notation (rules: see the package docstring)."""
+"""Hats Off! moves and their notation: ``parse_move`` and each move's ``__str__``.
+
+A move starts with the player's name (or seat number) and a colon:
+
+- ``Ana:wear fez``: choose the head card at the deal (O1);
+- ``Ana:flip``: turn the top deck card onto the pile (O2);
+- ``Ben:bowler@0.42``: play a bowler hat from the hand 0.42 s after the race was
+  shown (O3); ``Ben:head@0.61`` plays the head card without naming it (its
+  owner does not see it either);
+- ``Cleo:off@0.55``: call "Hats Off!" for a loose card (O5, O6);
+- ``Dev:pass``: do nothing in this race.
+
+A play or call written without ``@`` is made at 0 s; the time is always
+printed, in seconds to the millisecond. A move's ``seat`` is the seat that
+makes it. The rulings are explained in ``docs/rulings.md``.
+"""
 
 from __future__ import annotations
 
@@ -6,77 +21,10 @@ import re
 from dataclasses import dataclass, replace
 from typing import Self
 
-from hatskit.core import PLAYER_NAMES, InvalidMoveError, RecordError
+from hatskit.core import InvalidMoveError
+from hatskit.games.hats_off.components import SEAT_NAMES, parse_kind, seconds
 
-# ---------------------------------------------------------------- options
-
-
-@dataclass(frozen=True)
-class HatsOffOptions:
-    """Rule options: hats falling off (O6), rounds in a match (O7), the head card always shown (O1)."""
-
-    falling_hats: bool = False
-    best_of: int = 1
-    memory_aid: bool = False
-
-    def __post_init__(self) -> None:
-        if self.best_of not in (1, 3, 5):
-            raise RecordError(f"option 'best_of' must be 1, 3 or 5 rounds, not {self.best_of!r}")
-
-
-# ---------------------------------------------------------------- cards and seats
-
-KINDS = ("top", "bowler", "cowboy", "beret", "fez", "beanie", "chef", "party")
-KIND_NAMES = {
-    "top": "top hat",
-    "bowler": "bowler hat",
-    "cowboy": "cowboy hat",
-    "beret": "beret",
-    "fez": "fez",
-    "beanie": "beanie",
-    "chef": "chef's hat",
-    "party": "party hat",
-}
-COPIES = 7
-DEALT = 4
-HAND_SIZE = 3
-FALL_CHANCE = 1 / 20
-MAX_MS = 999_999
-SEAT_NAMES = PLAYER_NAMES
 _SEAT_NUMBERS = tuple(str(seat) for seat in range(len(SEAT_NAMES)))  # ASCII only: "²".isdigit() too
-PHASES = ("wear", "flip", "race", "over")
-_KIND_BY_NAME = (
-    {kind: kind for kind in KINDS}
-    | {name: kind for kind, name in KIND_NAMES.items()}
-    | {name.replace("'", ""): kind for kind, name in KIND_NAMES.items()}
-    | {"chef hat": "chef"}
-)
-
-
-def parse_kind(text: object, error: type[Exception] = InvalidMoveError) -> str:
-    """A hat's short name from its short or full name, any case; the error quotes the text."""
-    kind = _KIND_BY_NAME.get(" ".join(str(text).lower().split()))
-    if kind is None:
-        raise error(f"{text!r} is not a hat: the hats are {', '.join(KINDS)}")
-    return kind
-
-
-def all_cards() -> list[str]:
-    """The 56 cards in a fixed order: seven of each hat."""
-    return [kind for kind in KINDS for _ in range(COPIES)]
-
-
-def a_hat(kind: str) -> str:
-    """``a fez``: a hat's name for a sentence (every name starts with a consonant)."""
-    return f"a {KIND_NAMES[kind]}"
-
-
-def seconds(ms: int) -> str:
-    """``0.42`` for 420 ms, ``1`` for 1000: a time as the notation writes it."""
-    return f"{ms / 1000:.3f}".rstrip("0").rstrip(".")
-
-
-# ---------------------------------------------------------------- moves
 
 
 @dataclass(frozen=True)

@@ -1,4 +1,8 @@
-"""Hats Off! worlds a bot imagines, the deal, and positions loaded with every inconsistency refused."""
+"""Hats Off! positions: the deal, loading (every inconsistency refused), saving, a seat's view, a bot's world.
+
+The position format is shown by ``save_position``; ``docs/rulings.md`` explains
+how to write one by hand and the rulings (O1-O7) it is checked against.
+"""
 
 from __future__ import annotations
 
@@ -6,25 +10,23 @@ import random
 from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypedDict
 
-from hatskit.core import InvalidMoveError, RecordError, make_options, read_field, whole_number
-from hatskit.hats_off.cards import (
+from hatskit.core import InvalidMoveError, RecordError, make_options, options_dict, read_field, whole_number
+from hatskit.games.hats_off.components import (
     COPIES,
     DEALT,
     HAND_SIZE,
     KINDS,
     PHASES,
-    Flip,
-    HatsOffMove,
     HatsOffOptions,
-    Pass,
-    Wear,
+    Loose,
     all_cards,
     parse_kind,
-    parse_move,
 )
-from hatskit.hats_off.state import HatsOffState, Loose
+from hatskit.games.hats_off.moves import Flip, HatsOffMove, Pass, Wear, parse_move
+from hatskit.games.hats_off.scoring import outcome
+from hatskit.games.hats_off.state import HatsOffState
 
 # ---------------------------------------------------------------- worlds (what a bot imagines)
 
@@ -77,12 +79,12 @@ def new_state(players: int | None, seed: int, options: HatsOffOptions) -> HatsOf
     if players not in range(2, 6):
         raise RecordError(f"Hats Off! takes 2 to 5 players, not {players!r}")
     state = HatsOffState(players, options, seed)
-    state._deal_round(1)
+    state.deal_round(1)
     return state
 
 
 def load_position(data: Mapping[str, Any]) -> HatsOffState:
-    """A state from the position format (see ``HatsOffState.position``); every inconsistency is a RecordError."""
+    """A state from the position format (see ``save_position``); every inconsistency is a RecordError."""
     players = read_field(data, "players", int)
     if players not in range(2, 6):
         raise RecordError(f"field 'players' must be 2 to 5, not {players!r}")
@@ -223,7 +225,7 @@ def _check_position(state: HatsOffState) -> None:
             f"field 'round_results' must hold the {state.round - 1} rounds before round {state.round} "
             "(and this one once it is over)"
         )
-    if state.phase == "over" and state.options.best_of > 1 and not state._match_decided():
+    if state.phase == "over" and state.options.best_of > 1 and not state.match_decided():
         raise RecordError("field 'phase': the match is not decided yet, so a new round would be dealt (O7)")
     _PHASE_CHECKS[state.phase](state)
 
@@ -291,3 +293,126 @@ def _load_submitted(state: HatsOffState, listed: object) -> None:
         state.submitted[move.seat] = move
     if state.phase == "race" and not state.acting:
         raise RecordError("field 'submitted': every seat has moved, so the race would already be settled (O3)")
+
+
+# ---------------------------------------------------------------- saving and views
+
+
+def save_position(state: HatsOffState) -> dict[str, Any]:
+    """A full snapshot, hidden cards and sealed moves included, loadable by ``load_position``."""
+    return {
+        "game": "hats-off",
+        "players": state.players,
+        "options": options_dict(state.options),
+        "seed": state.seed,
+        "draws": state.draws,
+        "phase": state.phase,
+        "flipper": state.flipper,
+        "last_winner": state.last_winner,
+        "round": state.round,
+        "round_results": [list(r) for r in state.round_results],
+        "flips": state.flips,
+        "race": state.race,
+        "deck": list(state.deck),
+        "pile": list(state.pile),
+        "hands": [list(h) for h in state.hands],
+        "heads": list(state.heads),
+        "looking": list(state.looking),
+        "head_changes": list(state.head_changes),
+        "won": [list(w) for w in state.won],
+        "called": list(state.called),
+        "loose": _loose_list(state.loose),
+        "submitted": [str(m) for m in state.submitted if m is not None],
+    }
+
+
+def _loose_list(cards: list[Loose]) -> list[LooseView]:
+    return [{"kind": c.kind, "owner": c.owner, "fell": c.fell} for c in cards]
+
+
+class LooseView(TypedDict):
+    """A loose card as every seat sees it: face up, with the seat it came from."""
+
+    kind: str
+    owner: int
+    fell: bool
+
+
+class HatsOffView(TypedDict):
+    """What one seat (or a spectator, seat None) may see of a Hats Off! position.
+
+    ``hand`` and ``head`` are the seat's own (None for a spectator); ``head`` is
+    shown only while the owner is looking (``looking[seat]``) or with the
+    memory aid (O1). ``submitted`` names the seats that have moved in this race,
+    never their moves; ``my_move`` is the seat's own sealed move.
+    """
+
+    game: str
+    seat: int | None
+    players: int
+    names: list[str]
+    options: dict[str, Any]
+    phase: str
+    acting: list[int]
+    flipper: int
+    last_winner: int | None
+    round: int
+    round_results: list[list[int]]
+    round_wins: list[int]
+    flips: int
+    race: int
+    pile: list[str]
+    top: str | None
+    deck_size: int
+    hand: list[str] | None
+    hand_sizes: list[int]
+    has_head: list[bool]
+    head: str | None
+    looking: list[bool]
+    head_changes: list[int]
+    loose: list[LooseView]
+    submitted: list[int]
+    my_move: str | None
+    won: list[list[str]]
+    won_counts: list[int]
+    called: list[int]
+    outcome: str | None
+
+
+def view(state: HatsOffState, seat: int | None) -> HatsOffView:
+    """What ``seat`` may see: its own hand, its head card only while looking (O1), no sealed move of others."""
+    result = outcome(state)
+    own_move = state.submitted[seat] if seat is not None else None
+    shows_head = seat is not None and (state.looking[seat] or state.options.memory_aid)
+    return {
+        "game": "hats-off",
+        "seat": seat,
+        "players": state.players,
+        "names": list(state.seat_names()),
+        "options": options_dict(state.options),
+        "phase": state.phase,
+        "acting": list(state.acting),
+        "flipper": state.flipper,
+        "last_winner": state.last_winner,
+        "round": state.round,
+        "round_results": [list(r) for r in state.round_results],
+        "round_wins": state.round_wins(),
+        "flips": state.flips,
+        "race": state.race,
+        "pile": list(state.pile),
+        "top": state.pile[-1] if state.pile else None,
+        "deck_size": len(state.deck),
+        "hand": sorted(state.hands[seat]) if seat is not None else None,
+        "hand_sizes": [len(h) for h in state.hands],
+        "has_head": [h is not None for h in state.heads],
+        "head": state.heads[seat] if seat is not None and shows_head else None,
+        "looking": list(state.looking),
+        "head_changes": list(state.head_changes),
+        "loose": _loose_list(state.loose),
+        "submitted": [s for s, m in enumerate(state.submitted) if m is not None],
+        "my_move": None if own_move is None else str(own_move),
+        "won": [list(w) for w in state.won],
+        "won_counts": [len(w) for w in state.won],
+        "called": list(state.called),
+        "outcome": None if result is None else result.reason,
+    }
