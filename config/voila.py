@@ -46,7 +46,7 @@ from nbconvert import HTMLExporter
 from nbconvert.filters import ansi2html
 from voila.exporter import VoilaExporter
 
-STYLE_ELEMENT = re.compile(r"<style>.*?</style>", re.S)  # as the pictures of hatskit.render write them
+STYLE_ELEMENT = re.compile(r"<style>.*?</style>", re.S)  # as the games' pictures (hatskit/games/*/render.py) write them
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
 SAVED_TAG = "show-saved-output"  # a code cell shown from its saved outputs on a game page (with_saved_outputs)
 # A game page's widgets stay silent until the page connects (widgets/batch.py); Voilà's progressive rendering
