@@ -414,3 +414,13 @@ def test_only_the_teachers_screen_offers_a_race_tables_hidden_cards() -> None:
     student = HatsOffTable.from_link(hatskit.new_game("hats-off", players=3, seed=3), query="")
     teacher = HatsOffTable.from_link(hatskit.new_game("hats-off", players=3, seed=3), query="teacher=yes")
     assert not is_shown(student.guard.reveal_box) and is_shown(teacher.guard.reveal_box)
+
+
+def test_the_message_line_folds_the_seats_secret_moves_into_one_line() -> None:
+    table, clock = race_table(0.4)
+    send(table, "flip")
+    send(table, "fez", 0.2)
+    clock.advance(0)
+    said = text(table.message)
+    assert "Ana and Ben have moved (moves stay secret until everyone has moved)" in said
+    assert "Ana has moved" not in said and "Ben has moved" not in said

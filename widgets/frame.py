@@ -63,7 +63,7 @@ import ipywidgets as widgets
 
 import hatskit
 from hatskit.bots import Bot, make_bot
-from hatskit.core import Game, GameSpec
+from hatskit.core import Event, Game, GameSpec
 from hatskit.drawing import event_html, move_list_html, score_panel_html
 from widgets.access import TableAccess
 from widgets.batch import channel, opened_whole
@@ -369,7 +369,7 @@ class TableFrame(widgets.VBox):
     def narrate(self) -> None:
         """The message line tells the events of the recent moves, each with its rule id, and the outcome once."""
         shown = self.shown()
-        events = [event for ply in self.recent_plies() for event in self.game.events[ply]]
+        events = self.told([event for ply in self.recent_plies() for event in self.game.events[ply]])
         outcome = shown.outcome()
         ending = None if outcome is None else outcome.reason
         lines = [f"<b>{event_html(event)}</b>" if event.text == ending else event_html(event) for event in events]
@@ -378,6 +378,10 @@ class TableFrame(widgets.VBox):
         if not lines:
             lines.append(html.escape(f"{self._acting_names(shown)} to move."))
         self._set_message("<br>".join(lines), error=False)
+
+    def told(self, events: list[Event]) -> list[Event]:
+        """The events the message line tells, in order; a table may fold a run of alike ones into one line."""
+        return events
 
     # -- sharing a table -------------------------------------------------------------
 

@@ -34,7 +34,7 @@ from typing import Any, ClassVar, cast
 import ipywidgets as widgets
 
 from hatskit.bots import Bot
-from hatskit.core import Game
+from hatskit.core import Event, Game
 from hatskit.drawing import back_html, escape
 from hatskit.games.hats_off import KIND_NAMES, Call, Flip, HatsOffMove, HatsOffView, Pass, Play, Wear
 from hatskit.games.hats_off.bots import LEVELS, RacerBot
@@ -47,6 +47,7 @@ from widgets.setup import WIDE
 
 MODES = ("race", "step")
 MATCH = "a match!"  # how the rules' narration tells a matching play
+MOVED = " has moved (moves stay secret until everyone has moved)"  # ... and a seat's secret move in a race
 HEAD = "head"  # the scheduler's tag for hiding the head card after its moment
 WEAR_DELAY = 0.4  # seconds before a bot chooses its head card
 
@@ -273,6 +274,16 @@ class HatsOffTable(TableFrame):
         else:
             self.pad.update(**shown)
 
+    def told(self, events: list[Event]) -> list[Event]:
+        """A race's "has moved" notes, one a seat, folded into one line: "Ana, Ben and Cleo have moved ..."."""
+        movers = [event.text.removesuffix(MOVED) for event in events if event.text.endswith(MOVED)]
+        if len(movers) < 2:
+            return events
+        folded = Event(f"{_and(movers)} have moved{MOVED.removeprefix(' has moved')}", "O3")
+        first = next(index for index, event in enumerate(events) if event.text.endswith(MOVED))
+        rest = [event for event in events if not event.text.endswith(MOVED)]
+        return [*rest[:first], folded, *rest[first:]]
+
     def _my_move_words(self, view: HatsOffView) -> str:
         """The reader's sealed move in words: "you: play the fez from the hand after 0.23 s"."""
         move = self.game.parse(view["my_move"])
@@ -443,6 +454,11 @@ def seats_html(view: HatsOffView, labels: Sequence[str]) -> str:
         )
     deck = f'<div class="hk-ho-note">deck: {cards(view["deck_size"])} · round {view["round"]}</div>'
     return "".join(rows) + deck
+
+
+def _and(names: Sequence[str]) -> str:
+    """ "Ana", "Ana and Ben", "Ana, Ben and Cleo"."""
+    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
 
 
 def cards(count: int) -> str:
