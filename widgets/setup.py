@@ -73,6 +73,7 @@ class SetupRow(widgets.HBox):
         self.seat_boxes = [self._seat_box() for _ in range(max(player_counts))]
         self.option_defaults = hatskit.GAMES[game_id].options_type()
         self.option_boxes = option_controls(type(self.option_defaults))
+        self.kept_options: dict[str, Any] = {}
         self.option_players = option_player_counts(type(self.option_defaults))
         self.seed_box.observe(self._seed_typed, names="value")
         self.players_box.observe(self._players_changed, names="value")
@@ -90,6 +91,7 @@ class SetupRow(widgets.HBox):
             self._show_seats(game.seat_names, seats)
             self._show_options(len(seats))
             given = game.head.get("options") or game.head.get("start", {}).get("options", {})
+            self.kept_options = {name: value for name, value in given.items() if name not in self.option_boxes}
             for name, box in self.option_boxes.items():
                 if name in given:
                     box.value = control_value(given[name])
@@ -103,7 +105,7 @@ class SetupRow(widgets.HBox):
         options = {
             name: option_value(box.value, getattr(self.option_defaults, name))
             for name, box in self.option_boxes.items()
-        }
+        } | self.kept_options  # the options the row does not show stay as the game had them
         game = hatskit.new_game(self.game_id, players=players, seed=self._chosen_seed(), **options)
         seats = tuple(box.value for box in self.seat_boxes[:players])
         return game, check_seats(seats, players)
@@ -204,11 +206,16 @@ def check_seats(seats: Sequence[str], players: int) -> tuple[str, ...]:
 
 
 def option_controls(options_type: type) -> dict[str, widgets.ValueWidget]:
-    """One control per rule option, chosen by the type of the option's default value."""
+    """One control per rule option, chosen by the type of the option's default value.
+
+    An option whose field metadata says ``"teacher"`` (Madder's card file) is left out of the row: a
+    student never needs it, and a teacher gives it in code or in the page's link.
+    """
     defaults = options_type()
     return {
         field.name: _control(field.name, getattr(defaults, field.name), option_tip(options_type, field.name))
         for field in fields(options_type)
+        if not field.metadata.get("teacher")
     }
 
 
