@@ -17,7 +17,7 @@ import pytest
 
 import hatskit
 from tests.helpers import FixedBot, position, widget_states, with_deck
-from widgets.hats_off import HatsOffTable, answer_move, describe
+from widgets.hats_off import HatsOffTable, answer_move, describe, prompt_text
 from widgets.parts import is_shown
 from widgets.race import Answer, read_answer
 from widgets.scheduler import ManualClock
@@ -247,7 +247,7 @@ def twin_tables(first: dict[str, Any], second: dict[str, Any]) -> list[tuple[Hat
 
 def three(deck_top: list[str], hands: list[list[str]], heads: list[str | None]) -> dict[str, Any]:
     """Three players before Ana's flip, every card placed, ``deck_top`` on top of the deck."""
-    data = {"game": "hats-off", "players": 3, "phase": "flip", "flipper": 0, "flips": 1, "hands": hands, "heads": heads}
+    data = {"game": "hats-off", "players": 3, "phase": "flip", "flipper": 0, "flips": 0, "hands": hands, "heads": heads}
     return with_deck(data, deck_top)
 
 
@@ -348,3 +348,10 @@ def test_moves_from_answers_and_in_words() -> None:
 def test_a_game_object_of_another_kind_is_refused() -> None:
     with pytest.raises(ValueError, match="Hats Off!"):
         HatsOffTable(hatskit.new_game("sombrero"))
+
+
+def test_the_prompt_of_the_last_race_for_a_card_offers_only_the_call() -> None:
+    loose = [{"kind": "top", "owner": 1, "fell": False}]
+    data = {"game": "hats-off", "players": 2, "phase": "race", "race": 5, "flips": 1, "pile": ["fez"], "loose": loose}
+    view = hatskit.load(data | {"hands": [["top", "beret"], ["fez", "chef"]], "heads": ["bowler", "cowboy"]}).view(0)
+    assert prompt_text(view, can_act=True) == "The fez had its 4 races: only Hats Off! calls count now (space bar)"
