@@ -111,7 +111,7 @@ def position(deck_top: list[str], **changes: Any) -> dict[str, Any]:
         "players": 2,
         "phase": "flip",
         "flipper": 0,
-        "flips": 1,
+        "flips": 0,
         "hands": [["fez", "top", "beret"], ["fez", "chef", "party"]],
         "heads": ["bowler", "cowboy"],
     } | changes

@@ -216,7 +216,7 @@ def test_o3_one_move_per_race_and_a_pass_or_play_needs_a_race() -> None:
     assert "already moved in this race" in game.why_illegal("Ben:fez@0.1")
     assert game.legal_moves(1) == [] and 1 not in game.acting
     assert game.why_illegal("Ana:fez@0.1") == "Ana holds no fez in the hand"
-    flipping = hatskit.load(position(phase="flip", race=0, pile=[]))
+    flipping = hatskit.load(position(phase="flip", race=0, pile=[], flips=0))
     assert "must flip a card first (O2)" in flipping.why_illegal("Ben:fez@0.2")
 
 
@@ -538,7 +538,7 @@ def test_bots_slip_now_and_then_but_hints_never_do() -> None:
 
 
 def test_bots_call_for_a_loose_card_they_may_win() -> None:
-    game = hatskit.load(position(pile=[], race=2, loose=[{"kind": "top", "owner": 0, "fell": False}]))
+    game = hatskit.load(position(pile=[], race=2, flips=0, loose=[{"kind": "top", "owner": 0, "fell": False}]))
     assert game.acting == (1, 2)
     move = make_bot("hats-off", "child", seed=1).choose(game.seat_view(2))
     assert isinstance(move, Call) and move.ms >= 150

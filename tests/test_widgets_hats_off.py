@@ -274,7 +274,7 @@ def twin_tables(first: dict[str, Any], second: dict[str, Any]) -> list[tuple[Hat
 
 def three(deck_top: list[str], hands: list[list[str]], heads: list[str | None]) -> dict[str, Any]:
     """Three players before Ana's flip, every card placed, ``deck_top`` on top of the deck."""
-    data = {"game": "hats-off", "players": 3, "phase": "flip", "flipper": 0, "flips": 1, "hands": hands, "heads": heads}
+    data = {"game": "hats-off", "players": 3, "phase": "flip", "flipper": 0, "flips": 0, "hands": hands, "heads": heads}
     return with_deck(data, deck_top)
 
 
@@ -424,3 +424,10 @@ def test_the_message_line_folds_the_seats_secret_moves_into_one_line() -> None:
     said = text(table.message)
     assert "Ana and Ben have moved (moves stay secret until everyone has moved)" in said
     assert "Ana has moved" not in said and "Ben has moved" not in said
+
+
+def test_the_prompt_of_the_last_race_for_a_card_offers_only_the_call() -> None:
+    loose = [{"kind": "top", "owner": 1, "fell": False}]
+    data = {"game": "hats-off", "players": 2, "phase": "race", "race": 5, "flips": 1, "pile": ["fez"], "loose": loose}
+    view = hatskit.load(data | {"hands": [["top", "beret"], ["fez", "chef"]], "heads": ["bowler", "cowboy"]}).view(0)
+    assert prompt_text(view, can_act=True) == "The fez had its 4 races: only Hats Off! calls count now (space bar)"

@@ -36,7 +36,7 @@ import ipywidgets as widgets
 from hatskit.bots import Bot
 from hatskit.core import Event, Game
 from hatskit.drawing import back_html, escape
-from hatskit.games.hats_off import KIND_NAMES, Call, Flip, HatsOffMove, HatsOffView, Pass, Play, Wear
+from hatskit.games.hats_off import KIND_NAMES, MAX_RACES, Call, Flip, HatsOffMove, HatsOffView, Pass, Play, Wear
 from hatskit.games.hats_off.bots import LEVELS, RacerBot
 from hatskit.games.hats_off.render import view_html
 from widgets.frame import BOT, READER, TableFrame
@@ -424,6 +424,8 @@ def prompt_text(view: HatsOffView, can_act: bool) -> str:
         return f"{waiting}: waiting for the others…"
     if view["top"] is None:
         return "A loose card! Be first to call Hats Off! (space bar)"
+    if view["race"] > MAX_RACES:
+        return f"The {KIND_NAMES[view['top']]} had its {MAX_RACES} races: only Hats Off! calls count now (space bar)"
     return f"Match the {KIND_NAMES[view['top']]}! Keys 1-3 your hand, H your head, P pass{_call_prompt(view)}"
 
 

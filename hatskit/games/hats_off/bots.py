@@ -20,7 +20,7 @@ from typing import Any
 
 from hatskit.bots.base import Hint, moves_of
 from hatskit.core import SeatView
-from hatskit.games.hats_off.components import KIND_NAMES, SEAT_NAMES, a_hat, seconds
+from hatskit.games.hats_off.components import KIND_NAMES, MAX_RACES, SEAT_NAMES, a_hat, seconds
 from hatskit.games.hats_off.moves import Call, Flip, HatsOffMove, Pass, Play, Wear
 
 
@@ -124,7 +124,8 @@ class RacerBot:
     # -- a race ------------------------------------------------------------
 
     def _race(self, view: dict[str, Any], head: str | None, slips: bool) -> Hint:
-        seat, top, hand = view["seat"], view["top"], view["hand"]
+        seat, hand = view["seat"], view["hand"]
+        top = view["top"] if view["race"] <= MAX_RACES else None  # after four races only calls count (O8)
         callable_count = sum(1 for card in view["loose"] if card["owner"] != seat)
         wrong = [kind for kind in hand if kind != top]
         if slips and top is not None and wrong and self.rng.random() < self.level.slip:

@@ -46,6 +46,7 @@ DEALT = 4  # cards dealt to each player at the start of a round (O1)
 HAND_SIZE = 3  # hand cards a refill tops up to (O4)
 FALL_CHANCE = 1 / 20  # a head card's chance to fall off at a flip, with falling_hats on (O6)
 MAX_MS = 999_999  # the latest time of a race move: 999.999 s
+MAX_RACES = 4  # races in which a face-up card may be matched; then one more for loose cards only (O8)
 SEAT_NAMES = PLAYER_NAMES
 PHASES = ("wear", "flip", "race", "over")
 _KIND_BY_NAME = (
@@ -67,6 +68,14 @@ def parse_kind(text: object, error: type[Exception] = InvalidMoveError) -> str:
 def all_cards() -> list[str]:
     """The 56 cards in a fixed order: seven of each hat."""
     return [kind for kind in KINDS for _ in range(COPIES)]
+
+
+def longest_game(players: int, best_of: int = 1) -> int:
+    """The most moves a game can take (O8), each round: every player's head card, then at most 56 flips
+    (each takes a card out of play for good), each followed by at most ``MAX_RACES + 1`` races of one move a player.
+    """
+    per_flip = 1 + (MAX_RACES + 1) * players
+    return best_of * (players + COPIES * len(KINDS) * per_flip)
 
 
 def a_hat(kind: str) -> str:

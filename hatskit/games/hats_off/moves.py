@@ -11,18 +11,34 @@ A move starts with the player's name (or seat number) and a colon:
 - ``Dev:pass``: do nothing in this race.
 
 A play or call written without ``@`` is made at 0 s; the time is always
-printed, in seconds to the millisecond. A move's ``seat`` is the seat that
-makes it. The rulings are explained in ``docs/rulings.md``.
+printed, in seconds to the millisecond. The rulings are explained in
+``docs/rulings.md``.
+
+What a move object may hold (the same contract as README's notation table):
+
+- ``seat``: the seat that makes the move, a whole number (an ``int``, not a
+  bool) from 0 to 4; a seat the table does not have is an IllegalMoveError;
+- ``ms`` (plays and calls): whole milliseconds from 0 to 999,999 since the
+  race was shown; ``move.at(seconds)`` sets it from any finite number of
+  seconds from 0 to 999.999 and raises InvalidMoveError for anything else
+  (None, text, a bool, infinity, NaN);
+- ``kind``: a hat's short name (``KINDS``); for a play, None means the head card.
+
+A move object holding anything else can still be built and printed (its
+notation then shows the odd value, quoted), but ``Game.play`` refuses it with
+InvalidMoveError (or IllegalMoveError), ``Game.why_illegal`` and the state's
+``why_illegal`` say why in a sentence that quotes it, and nothing changes.
 """
 
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass, replace
 from typing import Self
 
-from hatskit.core import InvalidMoveError
-from hatskit.games.hats_off.components import SEAT_NAMES, parse_kind, seconds
+from hatskit.core import InvalidMoveError, brief
+from hatskit.games.hats_off.components import KINDS, MAX_MS, SEAT_NAMES, parse_kind, seconds
 
 _SEAT_NUMBERS = tuple(str(seat) for seat in range(len(SEAT_NAMES)))  # ASCII only: "²".isdigit() too
 
@@ -34,8 +50,8 @@ class _SeatMove:
     seat: int
 
     def _prefix(self) -> str:
-        name = SEAT_NAMES[self.seat] if 0 <= self.seat < len(SEAT_NAMES) else str(self.seat)
-        return f"{name}:"
+        """``Ana:``, or the odd value quoted when the seat is not a seat number (the notation never fails)."""
+        return f"{SEAT_NAMES[self.seat] if is_seat_number(self.seat) else brief(self.seat)}:"
 
 
 @dataclass(frozen=True)
@@ -45,7 +61,7 @@ class Wear(_SeatMove):
     kind: str
 
     def __str__(self) -> str:
-        return f"{self._prefix()}wear {self.kind}"
+        return f"{self._prefix()}wear {_word(self.kind)}"
 
 
 @dataclass(frozen=True)
@@ -71,11 +87,22 @@ class _Timed(_SeatMove):
     ms: int = 0
 
     def at(self, time: float) -> Self:
-        """The same move made ``time`` seconds after the race was shown (rounded to the millisecond)."""
-        return replace(self, ms=round(time * 1000))
+        """The same move made ``time`` seconds after the race was shown (rounded to the millisecond).
+
+        Anything but a finite number of seconds from 0 to 999.999 is an
+        InvalidMoveError that quotes it.
+        """
+        number = isinstance(time, int | float) and not isinstance(time, bool) and math.isfinite(time)
+        ms = round(time * 1000) if number and abs(time) < 10**6 else -1  # never a float too big to round
+        if not 0 <= ms <= MAX_MS:
+            raise InvalidMoveError(
+                f"a time is a number of seconds from 0 to {seconds(MAX_MS)} after the race was shown, not {brief(time)}"
+            )
+        return replace(self, ms=ms)
 
     def _timed(self, word: str) -> str:
-        return f"{self._prefix()}{word}@{seconds(self.ms)}"
+        time = seconds(self.ms) if is_ms(self.ms) else brief(self.ms)
+        return f"{self._prefix()}{word}@{time}"
 
 
 @dataclass(frozen=True)
@@ -89,7 +116,7 @@ class Play(_Timed):
         return self.kind is None
 
     def __str__(self) -> str:
-        return self._timed(self.kind or "head")
+        return self._timed("head" if self.kind is None else _word(self.kind))
 
 
 @dataclass(frozen=True)
@@ -101,6 +128,28 @@ class Call(_Timed):
 
 
 HatsOffMove = Wear | Flip | Pass | Play | Call
+
+
+def is_seat_number(value: object) -> bool:
+    """Whether ``value`` is a seat number a move may hold: an int (not a bool) from 0 to 4."""
+    return type(value) is int and 0 <= value < len(SEAT_NAMES)
+
+
+def is_ms(value: object) -> bool:
+    """Whether ``value`` is a race time a move may hold: an int (not a bool) of milliseconds from 0 to 999,999."""
+    return type(value) is int and 0 <= value <= MAX_MS
+
+
+def is_kind(value: object) -> bool:
+    """Whether ``value`` is a hat's short name."""
+    return isinstance(value, str) and value in KINDS
+
+
+def _word(value: object) -> str:
+    """A field as the notation writes it: a text as it is, anything else quoted briefly."""
+    return value if isinstance(value, str) else brief(value)
+
+
 _CALL_WORDS = {"off", "hats off", "hats off!", "hatsoff"}
 _TIME = re.compile(r"^(\d{1,3})(?:\.(\d{1,3}))?\s*s?$")
 USAGE = (

@@ -11,13 +11,14 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from hatskit.core import Event
-from hatskit.games.hats_off.components import KIND_NAMES, SEAT_NAMES, Loose, a_hat, seconds
+from hatskit.games.hats_off.components import KIND_NAMES, MAX_RACES, SEAT_NAMES, Loose, a_hat, seconds
 from hatskit.games.hats_off.moves import Call, Flip, HatsOffMove, Pass, Play, Wear
 from hatskit.games.hats_off.scoring import outcome
 from hatskit.games.hats_off.state import (
     DeckOut,
     Fell,
     HatsOffState,
+    LastRace,
     NoMatch,
     Raced,
     RaceOn,
@@ -143,6 +144,11 @@ def _race_on(race_on: RaceOn, after: HatsOffState) -> list[Event]:
     return [Event(f"The race goes on: the {KIND_NAMES[race_on.top]} can still be matched{loose}", "O5")]
 
 
+def _last_race(last: LastRace, after: HatsOffState) -> list[Event]:
+    text = f"The {KIND_NAMES[last.top]} has been raced for {MAX_RACES} times: one last race for the loose cards"
+    return [Event(f"{text}, where only Hats Off! calls count", "O8")]
+
+
 def _no_match(no_match: NoMatch, after: HatsOffState) -> list[Event]:
     text = f"Nobody matched the {KIND_NAMES[no_match.top]}"
     if no_match.left is None:
@@ -178,6 +184,7 @@ _TELLERS: dict[type, Callable[..., list[Event]]] = {
     Settled: _settled,
     Returned: _returned,
     RaceOn: _race_on,
+    LastRace: _last_race,
     NoMatch: _no_match,
     DeckOut: _deck_out,
     RoundOver: _round_over,

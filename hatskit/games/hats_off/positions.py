@@ -12,12 +12,13 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, TypedDict
 
-from hatskit.core import InvalidMoveError, RecordError, make_options, options_dict, read_field, whole_number
+from hatskit.core import MAX_INT, InvalidMoveError, RecordError, make_options, options_dict, read_field, whole_number
 from hatskit.games.hats_off.components import (
     COPIES,
     DEALT,
     HAND_SIZE,
     KINDS,
+    MAX_RACES,
     PHASES,
     HatsOffOptions,
     Loose,
@@ -170,10 +171,11 @@ class _PositionReader:
         state.flipper = _seat_field(data, "flipper", players, 0)
         state.last_winner = _seat_field(data, "last_winner", players, None, allow_none=True)
         state.round = _count_field(data, "round", 1, state.options.best_of, 1)
-        state.flips, state.race = _count_field(data, "flips", 0, 10**6, 0), _count_field(data, "race", 0, 10**6, 0)
+        state.flips = _count_field(data, "flips", 0, len(all_cards()), 0)
+        state.race = _count_field(data, "race", 0, MAX_RACES + 1, 0)
         state.called = [_count_field({"called": n}, "called", 0, 56) for n in self.per_seat("called", [0] * players)]
         state.head_changes = [
-            _count_field({"head_changes": n}, "head_changes", 0, 10**6)
+            _count_field({"head_changes": n}, "head_changes", 0, 1 + (MAX_RACES + 1) * len(all_cards()))
             for n in self.per_seat("head_changes", [0] * players)
         ]
         state.looking = self.per_seat("looking", [False] * players)
@@ -228,6 +230,51 @@ def _check_position(state: HatsOffState) -> None:
     if state.phase == "over" and state.options.best_of > 1 and not state.match_decided():
         raise RecordError("field 'phase': the match is not decided yet, so a new round would be dealt (O7)")
     _PHASE_CHECKS[state.phase](state)
+    _check_counters(state)
+
+
+def _check_counters(state: HatsOffState) -> None:
+    """Counters that agree with the cards, so that every position the game reaches from here loads too (O8).
+
+    Every flipped card lies on the pile or among the won cards. A seat puts on
+    one head card at the deal and at most ``MAX_RACES + 1`` for each flip (a
+    fallen hat, then one play a race); every flip takes a card out of the
+    deck, the hands, the heads and the loose cards for good, so those cards
+    bound the head cards still to come, and with them the count so far.
+    """
+    in_play = len(state.deck) + sum(map(len, state.hands)) + sum(h is not None for h in state.heads) + len(state.loose)
+    gone = len(all_cards()) - in_play
+    if state.flips > gone:
+        raise RecordError(
+            f"field 'flips': {state.flips} cards flipped this round, but only {gone} lie on the pile or among the "
+            "won cards (a flipped card never goes back into the deck)"
+        )
+    if state.draws + _draws_to_come(state, in_play) > MAX_INT:
+        raise RecordError(f"field 'draws': {state.draws} leaves no room for the random events still to come")
+    for seat, worn in enumerate(state.head_changes):
+        most = 1 + (MAX_RACES + 1) * (len(all_cards()) - in_play) - _head_changes_to_come(state, seat)
+        if worn > most:
+            raise RecordError(
+                f"field 'head_changes': seat {seat} has put on {worn} head cards this round; with {in_play} cards "
+                f"still in play, at most {most} fit (one at the deal, then {MAX_RACES + 1} a flip; O1, O4, O6, O8)"
+            )
+
+
+def _draws_to_come(state: HatsOffState, in_play: int) -> int:
+    """The most random events the rest of the game can make: a fall and a race's return to the deck per race."""
+    if state.is_over:
+        return 0
+    per_flip = 1 + MAX_RACES + 1  # falling hats, then one draw for each race's cards going back into the deck
+    this_card = MAX_RACES + 2 - state.race if state.phase == "race" else 0
+    rounds_after = state.options.best_of - state.round
+    return per_flip * in_play + this_card + rounds_after * (1 + per_flip * len(all_cards()))
+
+
+def _head_changes_to_come(state: HatsOffState, seat: int) -> int:
+    """The head cards a seat may still put on before the next flip: its choice at the deal, or one a race."""
+    if state.phase == "wear":
+        return int(state.heads[seat] is None)
+    return MAX_RACES + 1 - state.race if state.phase == "race" and state.plays_open else 0
 
 
 def _check_seat(state: HatsOffState, seat: int) -> None:
@@ -246,9 +293,14 @@ def _check_seat(state: HatsOffState, seat: int) -> None:
 
 
 def _check_wear(state: HatsOffState) -> None:
-    if state.pile or state.loose or state.flips or any(state.won) or all(h is not None for h in state.heads):
+    if state.pile or state.loose or state.flips or state.race or any(state.won) or all(state.heads):
         raise RecordError(
             "field 'phase': at the deal nothing is flipped or won yet and someone has a head card to choose"
+        )
+    bare = [s for s in range(state.players) if state.heads[s] is None and not state.hands[s]]
+    if bare:
+        raise RecordError(
+            f"field 'hands': at the deal seat {bare[0]} has neither a head card nor a hand card to choose one from (O1)"
         )
 
 
@@ -273,6 +325,14 @@ def _check_heads_chosen(state: HatsOffState) -> None:
 def _check_over(state: HatsOffState) -> None:
     if state.loose:
         raise RecordError("field 'loose': a finished game has no card waiting for a call")
+    if state.deck:
+        raise RecordError(f"field 'deck': a finished game has an empty deck, not {len(state.deck)} cards (O7)")
+    counts = [len(won) for won in state.won]
+    if state.round_results[-1] != counts:
+        raise RecordError(
+            f"field 'round_results': a finished round's cards won are the won piles, {counts}, "
+            f"not {state.round_results[-1]} (O7)"
+        )
 
 
 _PHASE_CHECKS = {"wear": _check_wear, "flip": _check_flip, "race": _check_race, "over": _check_over}

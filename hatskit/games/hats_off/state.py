@@ -15,20 +15,32 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import NamedTuple
 
-from hatskit.core import SeededDraws
+from hatskit.core import SeededDraws, brief
 from hatskit.games.hats_off.components import (
     DEALT,
     FALL_CHANCE,
     HAND_SIZE,
     KIND_NAMES,
+    KINDS,
     MAX_MS,
+    MAX_RACES,
     SEAT_NAMES,
     HatsOffOptions,
     Loose,
     all_cards,
-    seconds,
 )
-from hatskit.games.hats_off.moves import USAGE, Call, Flip, HatsOffMove, Pass, Play, Wear
+from hatskit.games.hats_off.moves import (
+    USAGE,
+    Call,
+    Flip,
+    HatsOffMove,
+    Pass,
+    Play,
+    Wear,
+    is_kind,
+    is_ms,
+    is_seat_number,
+)
 from hatskit.games.hats_off.scoring import round_wins
 
 # ---------------------------------------------------------------- what a move did (read by narration)
@@ -87,6 +99,12 @@ class RaceOn(NamedTuple):
     loose: bool
 
 
+class LastRace(NamedTuple):
+    """The top card was raced for ``MAX_RACES`` times: one last race for the loose cards alone (O8)."""
+
+    top: str
+
+
 class NoMatch(NamedTuple):
     """A race nobody matched: the flip passes to ``left``, or the round ends when the deck is empty."""
 
@@ -104,7 +122,7 @@ class RoundOver(NamedTuple):
     number: int
 
 
-Happening = Fell | Settled | Raced | Returned | RaceOn | NoMatch | DeckOut | RoundOver
+Happening = Fell | Settled | Raced | Returned | RaceOn | LastRace | NoMatch | DeckOut | RoundOver
 
 
 @dataclass
@@ -206,7 +224,7 @@ class HatsOffState(SeededDraws):
         if self.phase == "flip":
             return [Flip(seat)]
         moves: list[HatsOffMove] = []
-        if self.pile:
+        if self.plays_open:
             moves += [Play(seat, 0, kind) for kind in sorted(set(self.hands[seat]))]
             moves += [Play(seat, 0, None)] if self.heads[seat] is not None else []
         if self._may_call(seat):
@@ -214,12 +232,15 @@ class HatsOffState(SeededDraws):
         return [*moves, Pass(seat)]
 
     def why_illegal(self, move: HatsOffMove) -> str | None:
-        """None when legal, else a sentence naming the rule broken."""
+        """None when legal, else a sentence naming the rule broken (or quoting a field no move may hold)."""
         if not isinstance(move, Wear | Flip | Pass | Play | Call):
-            return f"{move!r} is not a Hats Off! move: {USAGE}"
+            return f"{brief(move)} is not a Hats Off! move: {USAGE}"
+        odd = _odd_field(move)
+        if odd is not None:
+            return odd
         if self.phase == "over":
             return "the game is over (O7)"
-        if not 0 <= move.seat < self.players:
+        if not move.seat < self.players:
             return f"there is no {move._prefix()[:-1]} in a {self.players}-player game"
         if isinstance(move, Wear):
             return self._wear_reason(move)
@@ -241,12 +262,17 @@ class HatsOffState(SeededDraws):
 
     # -- legality ---------------------------------------------------------
 
+    @property
+    def plays_open(self) -> bool:
+        """Whether a card may be played: one lies on the pile and it has had fewer than MAX_RACES races (O8)."""
+        return bool(self.pile) and self.race <= MAX_RACES
+
     def _may_call(self, seat: int) -> bool:
         return any(card.owner != seat for card in self.loose)
 
     def _may_act(self, seat: int) -> bool:
         holds = bool(self.hands[seat]) or self.heads[seat] is not None
-        return (bool(self.pile) and holds) or self._may_call(seat)
+        return (self.plays_open and holds) or self._may_call(seat)
 
     def _wear_reason(self, move: Wear) -> str | None:
         name = SEAT_NAMES[move.seat]
@@ -278,8 +304,6 @@ class HatsOffState(SeededDraws):
             return f"{name} has no card to play and no loose card to call for in this race"
         if isinstance(move, Pass):
             return None
-        if not 0 <= move.ms <= MAX_MS:
-            return f"a time is counted from when the race was shown, from 0 to {seconds(MAX_MS)} s"
         return self._call_reason(move) if isinstance(move, Call) else self._play_reason(move)
 
     def _call_reason(self, move: Call) -> str | None:
@@ -293,6 +317,9 @@ class HatsOffState(SeededDraws):
         name = SEAT_NAMES[move.seat]
         if not self.pile:
             return "the pile was just won: there is no card to match, only Hats Off! calls for loose cards (O3)"
+        if not self.plays_open:
+            top = KIND_NAMES[self.pile[-1]]
+            return f"the {top} has been raced for {MAX_RACES} times: only Hats Off! calls count now (O8)"
         if move.from_head:
             return f"{name} has no head card: the deck ran out (O4)" if self.heads[move.seat] is None else None
         if move.kind not in self.hands[move.seat]:
@@ -337,7 +364,7 @@ class HatsOffState(SeededDraws):
         self.phase = "race"
         self.race += 1
         self.submitted = [None] * self.players
-        if self.race > 1:
+        if self.race > 1 and not (self.pile and self.race > MAX_RACES):  # the last race is told by LastRace
             self.happened.append(RaceOn(self.pile[-1] if self.pile else None, bool(self.loose)))
         if not self.acting:
             self._settle()
@@ -416,17 +443,24 @@ class HatsOffState(SeededDraws):
         return move.kind
 
     def _return_to_deck(self, cards: Sequence[Loose]) -> None:
-        """Loose cards nobody called for in time go back into the deck at a random place (O6)."""
+        """Loose cards nobody called for in time go back into the middle of the deck, never on top or bottom (O6).
+
+        A deck of one card takes the card underneath it; an empty deck becomes it.
+        """
         rng = self.next_random()
         for card in cards:
-            self.deck.insert(rng.randrange(len(self.deck) + 1), card.kind)
+            size = len(self.deck)
+            self.deck.insert(rng.randrange(1, size) if size > 1 else 0, card.kind)
             self.happened.append(Returned(card))
 
     def _after_race(self, settling: _Settling, active: bool) -> None:
         """What follows a settled race: another race, the next flip or the end of the round."""
         if settling.winning is not None:
             self._open_race() if self.loose else self._next_flip(settling.winners[-1])
-        elif self.pile and active:
+        elif self.pile and active and self.race < MAX_RACES:
+            self._open_race()
+        elif self.pile and self.loose and self.race == MAX_RACES:
+            self.happened.append(LastRace(self.pile[-1]))
             self._open_race()
         elif not self.pile:  # a race for loose cards alone is over
             self._next_flip(self.last_winner if self.last_winner is not None else self.flipper)
@@ -470,3 +504,15 @@ class HatsOffState(SeededDraws):
         self.submitted = [None] * players
         self.phase, self.round, self.flips, self.race = "wear", number, 0, 0
         self.flipper, self.last_winner = (number - 1) % players, None
+
+
+def _odd_field(move: Wear | Flip | Pass | Play | Call) -> str | None:
+    """A sentence quoting a field that no move may hold (the contract in ``moves``), or None."""
+    if not is_seat_number(move.seat):
+        return f"a move's seat is a whole number from 0 to {len(SEAT_NAMES) - 1}, not {brief(move.seat)}"
+    if isinstance(move, Play | Call) and not is_ms(move.ms):
+        return f"a move's time is whole milliseconds from 0 to {MAX_MS}, not {brief(move.ms)}"
+    kind = move.kind if isinstance(move, Wear | Play) else None
+    if (isinstance(move, Wear) or kind is not None) and not is_kind(kind):
+        return f"{brief(kind)} is not a hat: the hats are {', '.join(KINDS)}"
+    return None
