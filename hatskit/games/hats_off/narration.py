@@ -74,7 +74,7 @@ def _settled(settled: Settled, after: HatsOffState) -> list[Event]:
     if not settled.made:
         return [Event("Nobody can play or call for a card in this race", "O3")]
     passed = [SEAT_NAMES[m.seat] for m in settled.made if isinstance(m, Pass)]
-    text = "Everyone has moved: the race is settled in order of time, equal times by seat"
+    text = "Everyone has moved: the earliest play counts first, and equal times go to the lower seat"
     return [Event(text + (f" (passed: {', '.join(passed)})" if passed else ""), "O3")]
 
 
