@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from itertools import combinations
 from typing import NamedTuple
 
-from hatskit.core import EndPhase, ScoreLine, SeededDraws, TurnBased
+from hatskit.core import EndPhase, InvalidMoveError, ScoreLine, SeededDraws, TurnBased, brief
 from hatskit.games.madder.components import (
     ABILITY,
     END,
@@ -112,7 +112,10 @@ class MadderState(TurnBased, SeededDraws):
         return self.cards.haberdasher(self.haberdashers[self.turn])
 
     def why_illegal(self, move: MadderMove) -> str | None:
-        """None when legal, else a sentence naming the rule broken."""
+        """None when legal, else a sentence naming the rule broken (or the field of a malformed move object)."""
+        malformed = malformed_reason(move)
+        if malformed is not None:
+            return malformed
         if self.turn is None:
             return "the game is over (M1)"
         if isinstance(move, Play):
@@ -259,6 +262,17 @@ class MadderState(TurnBased, SeededDraws):
         self.line = [hats.pop() for _ in range(LINE_SIZE[self.players])]
         self.deck, self.discard = hats, []
         self.phase, self.turn, self.ability = PLAY, self.dealer, None
+
+
+def malformed_reason(move: object) -> str | None:
+    """Why ``move`` is not a Madder than a Hatter move object that notation can write (the contract of ``moves``)."""
+    if not isinstance(move, Play | EndPhase | MoveHat | Discard | Swap | Take):
+        return f"{brief(move)} is not a Madder than a Hatter move"
+    try:
+        str(move)
+    except InvalidMoveError as error:
+        return str(error)
+    return None
 
 
 # ---------------------------------------------------------------- the effects of abilities (M6)
