@@ -21,7 +21,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TypedDict
 
-from hatskit.core import RecordError, ScoreLine, make_options, options_dict, whole_number
+from hatskit.core import RecordError, ScoreLine, brief, make_options, options_dict, whole_number
 from hatskit.games.madder.components import (
     ABILITY,
     END,
@@ -263,19 +263,27 @@ def _scores(data: Mapping[str, Any], players: int, round_number: int, phase: str
 
 
 def _round_lines(seats: Any, number: int, players: int) -> tuple[ScoreLine, ...]:
-    """A round's record: per seat a number (the round's points) or a list of [category, points, explanation]."""
+    """A round's record: per seat its points (a whole number, 0 or more) or lines [category, points, explanation]."""
     where = f"field 'scores', round {number}"
     if not isinstance(seats, list) or len(seats) != players:
         raise RecordError(f"{where} must hold one entry per player ({players})")
     lines = []
     for seat, entry in enumerate(seats):
-        if isinstance(entry, int) and not isinstance(entry, bool):
+        if _is_points(entry):
             lines.append(ScoreLine(seat, "round points", entry, f"round {number} as recorded", number))
             continue
         if not isinstance(entry, list) or not all(_is_line(line) for line in entry):
-            raise RecordError(f"{where}: {SEAT_NAMES[seat]} needs a number or lines [category, points, explanation]")
+            raise RecordError(
+                f"{where}: {SEAT_NAMES[seat]} needs a number or lines [category, points, explanation], points being "
+                f"whole numbers from 0 up (no round scores below zero), not {brief(entry)}"
+            )
         lines += [ScoreLine(seat, line[0], line[1], line[2], number) for line in entry]
     return tuple(lines)
+
+
+def _is_points(value: Any) -> bool:
+    """Points of a finished round: a whole number from 0 up (a bool is not a number of points)."""
+    return type(value) is int and value >= 0
 
 
 def _is_line(line: Any) -> bool:
@@ -283,7 +291,7 @@ def _is_line(line: Any) -> bool:
         isinstance(line, list)
         and len(line) == 3
         and isinstance(line[0], str)
-        and isinstance(line[1], int)
+        and _is_points(line[1])
         and isinstance(line[2], str)
     )
 
