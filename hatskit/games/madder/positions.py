@@ -7,7 +7,9 @@ The position format (``docs/rulings.md``, "Positions"): ``{"game": "madder",
 "ability": null, "scores": [...], "options": {...}, "seed": 0, "draws": 1}``.
 ``phase`` is play, ability (``ability`` names the Premium just played), end,
 haberdashers or over; ``scores`` holds one entry per finished round, per seat
-either the round's points or its lines ``[category, points, explanation]``.
+either the round's points or its lines ``[category, points, explanation]``,
+points being whole numbers from 0 up (never a bool). What ``load_position``
+accepts, ``save_position`` gives back in full and ``load_position`` accepts again.
 Hats listed nowhere form the deck (shuffled with ``seed``), or once the turns
 are over lie discarded. A position with only ``players`` and ``inventories``
 (and ``options``) is a scoring exercise: it is scored (styles only), not played.
