@@ -58,6 +58,7 @@ class MadderBot(MonteCarloBot):
         return super().hint(seat_view)
 
     def play_out(self, world: MadderState, move: MadderMove, seat: int) -> int:
+        """``seat``'s lead in game points when the round of ``world`` ends after ``move`` and quick play."""
         ending = world.copy()
         round_number = ending.round
         ending.advance(move)
@@ -67,6 +68,7 @@ class MadderBot(MonteCarloBot):
         return totals[seat] - max(t for s, t in enumerate(totals) if s != seat)
 
     def explain(self, ranked: Sequence[Estimate], view: Mapping[str, Any]) -> Hint:
+        """The hint: the move a student can follow among the best within the noise, in one sentence."""
         ranked = followable_first(ranked, view)
         move = ranked[0].move
         return Hint(move, describe(view, move), simulation_summary(ranked, "endings of this round"))

@@ -121,9 +121,11 @@ class CardSet:
         return [hat for style in self.styles for hat in [style] * REGULAR_COPIES + [style + PREMIUM_MARK]]
 
     def haberdasher(self, name: str) -> Ability:
+        """The Haberdasher card called ``name``."""
         return next(card for card in self.haberdashers if card.name == name)
 
     def haberdasher_names(self) -> list[str]:
+        """The Haberdashers' names in the file's order."""
         return [card.name for card in self.haberdashers]
 
     def premium_of(self, hat: str) -> Ability | None:
@@ -137,6 +139,7 @@ def style_of(hat: str) -> str:
 
 
 def is_premium(hat: str) -> bool:
+    """``Fedora*`` is a Premium hat; ``Fedora`` is not."""
     return hat.endswith(PREMIUM_MARK)
 
 

@@ -219,6 +219,7 @@ class _Reader:
     seen: Counter[str] = field(default_factory=Counter)
 
     def hats(self, data: Mapping[str, Any], name: str, optional: bool = False) -> list[str]:
+        """The hats of field ``name``, each a hat of the card set, never more copies than the game has."""
         if optional and name not in data:
             return []
         hats = []
@@ -234,6 +235,7 @@ class _Reader:
         return hats
 
     def per_seat(self, data: Mapping[str, Any], name: str) -> list[list[str]]:
+        """Field ``name``: one list of hats per player."""
         lists = _field(data, name, list)
         if len(lists) != self.players:
             raise RecordError(f"field {name!r} must hold one list per player ({self.players}), not {len(lists)}")
@@ -245,6 +247,7 @@ class _Reader:
         return sorted(left.elements())
 
     def haberdashers(self, data: Mapping[str, Any]) -> list[str]:
+        """A different Haberdasher of the card set for each player."""
         names = _field(data, "haberdashers", list)
         known = self.cards.haberdasher_names()
         named = all(isinstance(name, str) for name in names)

@@ -288,6 +288,7 @@ def seats_in(scope: str, user: int, players: int) -> list[int]:
 
 
 def places_in(scope: str, user: int, players: int) -> list[Place]:
+    """The places a scope names, seen from ``user``: the line, or seats."""
     return [LINE] if scope == LINE else list(seats_in(scope, user, players))
 
 
@@ -402,6 +403,7 @@ class Spot(NamedTuple):
 
 
 def spot_of(place: Place) -> Spot:
+    """The spot of a place named in a move: the line or an inventory."""
     return Spot(LINE) if place == LINE else Spot("inventory", int(place))
 
 
@@ -419,6 +421,7 @@ def transfers(user: int, card: Ability, move: Choice) -> list[tuple[str, Spot, S
 
 
 def hats_at(state: MadderState, spot: Spot) -> list[str]:
+    """The list of hats at a spot (changed in place when a hat moves)."""
     if spot.kind == "inventory":
         return state.inventories[spot.seat]
     if spot.kind == "hand":
