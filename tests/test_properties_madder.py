@@ -8,7 +8,7 @@
 - random legal play to the end with 3 and 4 players: every position loads back and equals itself.
 
 Every refusal takes under a second of CPU and leaves the position as it was. A few hundred examples
-each by default; ``HATSKIT_LONG=1`` runs ten times as many.
+each by default; ``HATSKIT_LONG=1`` runs ten times as many, ``HATSKIT_MADDER_EXAMPLES=n`` exactly n.
 """
 
 from __future__ import annotations
