@@ -12,13 +12,16 @@ bot"); its measured figures are in ``benchmarks/README.md``.
 
 from __future__ import annotations
 
+import hashlib
+import json
+import math
 import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 from hatskit.bots.base import Hint
 from hatskit.bots.montecarlo import Estimate, MonteCarloBot, simulation_summary
-from hatskit.core import EndPhase
+from hatskit.core import EndPhase, SeatView
 from hatskit.games.madder.components import (
     ABILITY,
     END,
@@ -26,6 +29,7 @@ from hatskit.games.madder.components import (
     PLAY,
     PREMIUM_MARK,
     SEAT_NAMES,
+    Ability,
     MadderOptions,
     card_set,
     style_of,
@@ -47,7 +51,14 @@ class MadderBot(MonteCarloBot):
     def __init__(self, seed: int = 0, first_round: int = 240, finalists: int = 5, final_round: int = 48) -> None:
         super().__init__(seed, first_round, finalists, final_round)
 
+    def hint(self, seat_view: SeatView) -> Hint:
+        """The best move, the same every time it is asked in the same position: the simulations draw from a
+        generator seeded with the seat's view (issue 25)."""
+        self.rng = random.Random(view_seed(seat_view.view()))
+        return super().hint(seat_view)
+
     def play_out(self, world: MadderState, move: MadderMove, seat: int) -> int:
+        """``seat``'s lead in game points when the round of ``world`` ends after ``move`` and quick play."""
         ending = world.copy()
         round_number = ending.round
         ending.advance(move)
@@ -57,8 +68,58 @@ class MadderBot(MonteCarloBot):
         return totals[seat] - max(t for s, t in enumerate(totals) if s != seat)
 
     def explain(self, ranked: Sequence[Estimate], view: Mapping[str, Any]) -> Hint:
+        """The hint: the move a student can follow among the best within the noise, in one sentence."""
+        ranked = followable_first(ranked, view)
         move = ranked[0].move
         return Hint(move, describe(view, move), simulation_summary(ranked, "endings of this round"))
+
+
+def view_seed(view: Mapping[str, Any]) -> int:
+    """A seed that depends on the seat's view only: the same position gives the same simulations."""
+    text = json.dumps(view, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return int.from_bytes(hashlib.blake2b(text.encode("utf-8"), digest_size=8).digest(), "big")
+
+
+def followable_first(ranked: Sequence[Estimate], view: Mapping[str, Any]) -> list[Estimate]:
+    """``ranked`` with the move a student can follow first, among those within the simulations' noise of the best.
+
+    Within the noise (the difference of the means under the combined standard error, in the same worlds), a
+    move that scores for the mover or spoils a rival now comes before one that changes nothing, and that before
+    one that gives a rival a point (or costs the mover one); the simulated order decides the rest.
+    """
+    best = ranked[0]
+    close = [
+        index
+        for index, estimate in enumerate(ranked)
+        if len(estimate.leads) == len(best.leads)
+        and best.mean - estimate.mean <= math.hypot(best.error, estimate.error)
+    ]
+    chosen = min(close, key=lambda index: (_kind_of(view, ranked[index].move), index))
+    return [ranked[chosen], *(estimate for index, estimate in enumerate(ranked) if index != chosen)]
+
+
+def _kind_of(view: Mapping[str, Any], move: MadderMove) -> int:
+    """0: the move scores for its maker or spoils a rival now; 1: it changes no points now; 2: it helps a rival
+    or costs its maker."""
+    value = immediate_value(view, move)
+    return 0 if value > 0 else 1 if value == 0 else 2
+
+
+def immediate_value(view: Mapping[str, Any], move: MadderMove) -> int:
+    """Points the move changes now, for its maker: their own gain minus the rivals' gains."""
+    counts = [style_counts(inventory) for inventory in view["inventories"]]
+    me = view["seat"]
+    if isinstance(move, Play):
+        return choice_value(counts, me, [(move.hat, Spot("hand", me), Spot("inventory", move.to))])
+    if isinstance(move, EndPhase):
+        return 0
+    return choice_value(counts, me, transfers(me, waiting_card(view), move))
+
+
+def waiting_card(view: Mapping[str, Any]) -> Ability:
+    """The ability that waits for the seat's choice: the Premium just played, or the seat's Haberdasher."""
+    cards = card_set(MadderOptions(**view["options"]))
+    return cards.premiums[style_of(view["ability"])] if view["ability"] else cards.haberdasher(view["haberdasher"])
 
 
 # ---------------------------------------------------------------- quick play-out
@@ -196,8 +257,7 @@ def _describe_end(view: Mapping[str, Any], move: EndPhase) -> str:
 
 def _describe_choice(view: Mapping[str, Any], move: Choice) -> str:
     me = view["seat"]
-    cards = card_set(MadderOptions(**view["options"]))
-    card = cards.premiums[style_of(view["ability"])] if view["ability"] else cards.haberdasher(view["haberdasher"])
+    card = waiting_card(view)
     counts = [style_counts(inventory) for inventory in view["inventories"]]
     changes = point_changes(counts, transfers(me, card, move))
     said = [_change(seat == me, SEAT_NAMES[seat], delta) for seat, delta in sorted(changes.items()) if delta]

@@ -1,14 +1,31 @@
 """Madder than a Hatter's parts: the options, the seats, the deal's sizes and the card set read from data (M6).
 
 The card texts live in ``cards.toml`` beside this module, not in code, so a
-class that owns the printed game can enter its texts there. Each ability is an
-*effect* (one of the primitives in :data:`EFFECTS`) with parameters; reading
-the file checks every card and names the card and field of any mistake.
+class that owns the printed game can enter its texts there (or name its own
+file with the ``cards`` option). Each ability is an *effect* (one of the
+primitives in :data:`EFFECTS`) with parameters.
+
+What a card file may hold (the contract, checked completely when the file is
+read; a RecordError names the file, the card and the field of any mistake): a
+regular file of at most ``MAX_CARD_BYTES`` bytes of UTF-8 TOML text (no NUL
+byte) at a path without a NUL byte, with exactly the fields ``label`` (a text),
+``styles`` (8 different names, each a capital letter and then 1 to
+``MAX_STYLE_LETTERS - 1`` small letters, so that every move's notation stays
+short), 8 ``[[premium]]`` tables (``style``, ``name``, ``text``, ``effect``,
+``params``; one per style) and 4 ``[[haberdasher]]`` tables (``name``,
+``text``, ``effect``, ``params``; different names). A name is at most
+``MAX_NAME`` characters with no control character and no space at either end;
+a text at most ``MAX_CARD_TEXT``. ``effect`` is one of :data:`EFFECTS` (a
+word, not an array or a table; ``bonus`` for Haberdashers only), and each
+parameter is one of its allowed values, of the same type (``count = 2``, not
+``2.0``).
 """
 
 from __future__ import annotations
 
+import os
 import re
+import stat
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -16,7 +33,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from hatskit.core import PLAYER_NAMES, RecordError
+from hatskit.core import PLAYER_NAMES, RecordError, brief
 
 DEFAULT_CARDS = Path(__file__).with_name("cards.toml")
 STYLE_COUNT = 8
@@ -31,7 +48,17 @@ LINE_SIZE = {3: 4, 4: 5}  # hats on the assembly line (M2)
 # The phases of a round (M3, M4); a position with inventories only is an exercise, scored and never played.
 PLAY, ABILITY, END, HABERDASHERS, OVER, EXERCISE = "play", "ability", "end", "haberdashers", "over", "exercise"
 PHASES = (PLAY, ABILITY, END, HABERDASHERS, OVER, EXERCISE)
-_STYLE_NAME = re.compile(r"^[A-Z][a-z]+$")
+MAX_CARD_BYTES = 64 * 1024  # the stand-in file is about 5 KB
+MAX_STYLE_LETTERS = 20  # the longest notation (a discard of three hats) then stays far under MAX_MOVE_CHARS
+MAX_NAME = 60  # a card's name; a Haberdasher's name is written in every position
+MAX_CARD_TEXT = 400
+_STYLE_NAME = re.compile(rf"[A-Z][a-z]{{1,{MAX_STYLE_LETTERS - 1}}}")
+_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
+FILE_FIELDS = ("label", "styles", "premium", "haberdasher")
+CARD_FIELDS = {
+    "premium": ("style", "name", "text", "effect", "params"),
+    "haberdasher": ("name", "text", "effect", "params"),
+}
 
 
 @dataclass(frozen=True)
@@ -94,9 +121,11 @@ class CardSet:
         return [hat for style in self.styles for hat in [style] * REGULAR_COPIES + [style + PREMIUM_MARK]]
 
     def haberdasher(self, name: str) -> Ability:
+        """The Haberdasher card called ``name``."""
         return next(card for card in self.haberdashers if card.name == name)
 
     def haberdasher_names(self) -> list[str]:
+        """The Haberdashers' names in the file's order."""
         return [card.name for card in self.haberdashers]
 
     def premium_of(self, hat: str) -> Ability | None:
@@ -110,6 +139,7 @@ def style_of(hat: str) -> str:
 
 
 def is_premium(hat: str) -> bool:
+    """``Fedora*`` is a Premium hat; ``Fedora`` is not."""
     return hat.endswith(PREMIUM_MARK)
 
 
@@ -123,15 +153,11 @@ def card_set(options: MadderOptions) -> CardSet:
 
 @lru_cache(maxsize=8)
 def load_cards(path: str) -> CardSet:
-    """Read and check a card file; a RecordError names the card and the field of a mistake."""
-    where = f"cards file {path}"
-    try:
-        data = tomllib.loads(Path(path).read_text(encoding="utf-8"))
-    except OSError as error:
-        raise RecordError(f"{where} cannot be read: {error.strerror}") from None
-    except tomllib.TOMLDecodeError as error:
-        raise RecordError(f"{where} is not valid TOML: {error}") from None
-    label = _text(data, "label", where)
+    """Read and check a card file completely (module docstring); a RecordError names file, card and field."""
+    where = f"cards file {path}" if path.isprintable() else f"cards file {path!r}"
+    data = _parse_toml(_read_text(path, where), where)
+    _known_fields(data, FILE_FIELDS, where)
+    label = _text(data, "label", where, MAX_CARD_TEXT)
     styles = _styles(data, where)
     premiums = _premiums(data, styles, where)
     haberdashers = tuple(_card(entry, f"{where}, haberdasher", None) for entry in _tables(data, "haberdasher", where))
@@ -139,11 +165,74 @@ def load_cards(path: str) -> CardSet:
     return CardSet(label, styles, premiums, haberdashers, path)
 
 
-def _text(data: Mapping[str, Any], name: str, where: str) -> str:
+def _read_text(path: str, where: str) -> str:
+    """The file's text: a small regular file of UTF-8 text, read without waiting on a pipe or a device."""
+    if "\x00" in path:
+        raise RecordError(f"{where} cannot be read: a path cannot hold a NUL byte")
+    try:
+        handle = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+    except OSError as error:
+        raise RecordError(f"{where} cannot be read: {error.strerror}") from None
+    try:
+        if not stat.S_ISREG(os.fstat(handle).st_mode):
+            raise RecordError(f"{where} is not a regular file (a folder, a pipe or a device): name a .toml file")
+        content = _read_at_most(handle, MAX_CARD_BYTES + 1)
+    finally:
+        os.close(handle)
+    if len(content) > MAX_CARD_BYTES:
+        raise RecordError(f"{where} is larger than {MAX_CARD_BYTES} bytes; a card file is a small text file")
+    return _decode(content, where)
+
+
+def _read_at_most(handle: int, size: int) -> bytes:
+    chunks: list[bytes] = []
+    while size > 0 and (chunk := os.read(handle, size)):
+        chunks.append(chunk)
+        size -= len(chunk)
+    return b"".join(chunks)
+
+
+def _decode(content: bytes, where: str) -> str:
+    try:
+        text = content.decode("utf-8")
+    except UnicodeDecodeError as error:
+        raise RecordError(f"{where} is not UTF-8 text: byte {error.start} cannot be read (save it as UTF-8)") from None
+    if "\x00" in text:
+        raise RecordError(f"{where} is a binary file, not text: it holds a NUL byte at {text.index(chr(0))}")
+    return text
+
+
+def _parse_toml(text: str, where: str) -> dict[str, Any]:
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as error:
+        raise RecordError(f"{where} is not valid TOML: {error}") from None
+    except RecursionError:
+        raise RecordError(f"{where} is not valid TOML: it is nested too deeply") from None
+
+
+def _known_fields(data: Mapping[str, Any], known: tuple[str, ...], where: str) -> None:
+    for name in data:
+        if name not in known:
+            raise RecordError(f"{where}: field {brief(name)} is not a field here (the fields: {', '.join(known)})")
+
+
+def _text(data: Mapping[str, Any], name: str, where: str, longest: int) -> str:
     value = data.get(name)
-    if not isinstance(value, str) or not value.strip():
-        raise RecordError(f"{where}: field {name!r} must be a non-empty text, not {value!r}")
+    if not isinstance(value, str) or not value.strip() or len(value) > longest or _CONTROL.search(value):
+        raise RecordError(
+            f"{where}: field {name!r} must be a non-empty text of at most {longest} characters without control "
+            f"characters, not {brief(value)}"
+        )
     return value
+
+
+def _name(data: Mapping[str, Any], where: str) -> str:
+    """A card's name: a text of at most ``MAX_NAME`` characters with no space at either end."""
+    name = _text(data, "name", where, MAX_NAME)
+    if name != name.strip():
+        raise RecordError(f"{where}: field 'name' must not start or end with a space, not {brief(name)}")
+    return name
 
 
 def _tables(data: Mapping[str, Any], name: str, where: str) -> list[Mapping[str, Any]]:
@@ -156,11 +245,12 @@ def _tables(data: Mapping[str, Any], name: str, where: str) -> list[Mapping[str,
 def _styles(data: Mapping[str, Any], where: str) -> tuple[str, ...]:
     styles = data.get("styles")
     if not isinstance(styles, list) or len(styles) != STYLE_COUNT or len(set(map(str, styles))) != STYLE_COUNT:
-        raise RecordError(f"{where}: field 'styles' must list {STYLE_COUNT} different style names, not {styles!r}")
+        raise RecordError(f"{where}: field 'styles' must list {STYLE_COUNT} different style names, not {brief(styles)}")
     for style in styles:
-        if not isinstance(style, str) or not _STYLE_NAME.match(style):
+        if not isinstance(style, str) or not _STYLE_NAME.fullmatch(style):
             raise RecordError(
-                f"{where}: field 'styles': {style!r} must be one word, a capital letter and then small letters"
+                f"{where}: field 'styles': {brief(style)} must be one word, a capital letter and then small letters, "
+                f"2 to {MAX_STYLE_LETTERS} letters in all"
             )
     return tuple(styles)
 
@@ -169,9 +259,9 @@ def _premiums(data: Mapping[str, Any], styles: tuple[str, ...], where: str) -> d
     premiums: dict[str, Ability] = {}
     for number, entry in enumerate(_tables(data, "premium", where), start=1):
         style = entry.get("style")
-        who = f"{where}, premium #{number} ({entry.get('name', 'no name')!r})"
-        if style not in styles:
-            raise RecordError(f"{who}: field 'style' must be one of {', '.join(styles)}, not {style!r}")
+        who = f"{where}, premium #{number} ({brief(entry.get('name', 'no name'))})"
+        if not isinstance(style, str) or style not in styles:
+            raise RecordError(f"{who}: field 'style' must be one of {', '.join(styles)}, not {brief(style)}")
         if style in premiums:
             raise RecordError(f"{who}: field 'style': {style} already has a Premium hat")
         premiums[style] = _card(entry, f"{where}, premium", style)
@@ -183,17 +273,18 @@ def _premiums(data: Mapping[str, Any], styles: tuple[str, ...], where: str) -> d
 
 def _card(entry: Mapping[str, Any], kind: str, style: str | None) -> Ability:
     name = entry.get("name")
-    who = f"{kind} {name!r}" if isinstance(name, str) and name.strip() else f"{kind} without a name"
-    name = _text(entry, "name", who)
-    text = _text(entry, "text", who)
+    readable = isinstance(name, str) and name.strip() and len(name) <= MAX_NAME and name.isprintable()
+    who = f"{kind} {name!r}" if readable else f"{kind} without a usable name"
+    _known_fields(entry, CARD_FIELDS["premium" if style is not None else "haberdasher"], who)
+    name, text = _name(entry, who), _text(entry, "text", who, MAX_CARD_TEXT)
     effect = entry.get("effect")
-    if effect not in EFFECTS:
-        raise RecordError(f"{who}: field 'effect' must be one of {', '.join(EFFECTS)}, not {effect!r}")
+    if not isinstance(effect, str) or effect not in EFFECTS:
+        raise RecordError(f"{who}: field 'effect' must be one of {', '.join(EFFECTS)}, not {brief(effect)}")
     if style is not None and effect in SCORING_EFFECTS:
         raise RecordError(f"{who}: field 'effect': {effect!r} scores at the end of the round, for Haberdashers only")
     params = entry.get("params", {})
     if not isinstance(params, Mapping):
-        raise RecordError(f"{who}: field 'params' must be a table like {{ from = \"own\" }}, not {params!r}")
+        raise RecordError(f"{who}: field 'params' must be a table like {{ from = \"own\" }}, not {brief(params)}")
     return Ability(name, text, effect, _params(params, effect, who), style)
 
 
@@ -206,9 +297,9 @@ def _params(given: Mapping[str, Any], effect: str, who: str) -> dict[str, Any]:
     params = {}
     for key, param in schema.items():
         value = given.get(key, param.default)
-        if value not in param.allowed or isinstance(value, bool):
+        if type(value) not in {type(allowed) for allowed in param.allowed} or value not in param.allowed:
             allowed = ", ".join(map(repr, param.allowed))
-            raise RecordError(f"{who}: field 'params.{key}' must be one of {allowed}, not {value!r}")
+            raise RecordError(f"{who}: field 'params.{key}' must be one of {allowed}, not {brief(value)}")
         params[key] = value
     if effect in ("move", "take") and params["from"] == params["to"] == "own":
         raise RecordError(f"{who}: field 'params': {effect!r} from 'own' to 'own' would leave the hat where it is")

@@ -13,15 +13,25 @@ move carries the seat that makes it.
   (Ana's Fedora into Ben's inventory), ``discard Fedora@Ana Homburg@Ana`` (one
   or more hats), ``swap Fedora@Ana Homburg@Ben`` (your hat first),
   ``take Boater@line`` or ``take Fedora@Ben`` (the card says where it goes).
+
+What a move object may hold (the contract): a hat is a ``str``; a seat is an
+``int`` from 0 to 3 (not a bool: ``True`` is not Ben); a place is a seat or
+``"line"``; ``Discard.items`` is a tuple of one or more ``HatAt``; ``Swap``
+and ``Take`` hold ``HatAt``. A move built with anything else cannot be written
+in notation: its ``str()`` raises InvalidMoveError naming the field, so
+``Game.play`` and ``why_illegal`` refuse it with a sentence that quotes it.
+Whether a well-formed move is legal (a seat the game has, a hat in hand) is the
+state's question.
 """
 
 from __future__ import annotations
 
 import re
+from contextlib import suppress
 from dataclasses import dataclass
 from typing import ClassVar
 
-from hatskit.core import EndPhase, InvalidMoveError
+from hatskit.core import EndPhase, InvalidMoveError, brief
 from hatskit.games.madder.components import SEAT_NAMES
 
 LINE = "line"
@@ -32,8 +42,23 @@ _SEAT_BY_NAME = {name.lower(): seat for seat, name in enumerate(SEAT_NAMES)}
 _HAT = re.compile(r"^([A-Za-z]+)(\*?)$")
 
 
-def place_name(place: Place) -> str:
-    return LINE if place == LINE else SEAT_NAMES[int(place)]
+def seat_name(seat: object, field: str) -> str:
+    """The name of ``seat``, or an InvalidMoveError quoting it when it is not a seat of any game (0 to 3)."""
+    if type(seat) is not int or not 0 <= seat < len(SEAT_NAMES):
+        raise InvalidMoveError(f"{field} of a Madder than a Hatter move must be a seat from 0 to 3, not {brief(seat)}")
+    return SEAT_NAMES[seat]
+
+
+def place_name(place: object, field: str = "a place") -> str:
+    """``line``, or the name of a seat's inventory; an InvalidMoveError for anything else."""
+    return LINE if place == LINE and isinstance(place, str) else seat_name(place, field)
+
+
+def hat_text(hat: object) -> str:
+    """``hat`` if it is a text; a hat of a move object must be one."""
+    if not isinstance(hat, str):
+        raise InvalidMoveError(f"a hat of a Madder than a Hatter move is a style name like 'Fedora', not {brief(hat)}")
+    return hat
 
 
 @dataclass(frozen=True)
@@ -44,7 +69,7 @@ class HatAt:
     place: Place
 
     def __str__(self) -> str:
-        return f"{self.hat}@{place_name(self.place)}"
+        return f"{hat_text(self.hat)}@{place_name(self.place)}"
 
 
 @dataclass(frozen=True)
@@ -55,7 +80,7 @@ class Play:
     to: int
 
     def __str__(self) -> str:
-        return f"{self.hat}>{SEAT_NAMES[self.to]}"
+        return f"{hat_text(self.hat)}>{seat_name(self.to, 'the target inventory (to) of a play')}"
 
 
 @dataclass(frozen=True)
@@ -68,7 +93,8 @@ class MoveHat:
     target: int
 
     def __str__(self) -> str:
-        return f"move {self.hat} {SEAT_NAMES[self.source]}>{SEAT_NAMES[self.target]}"
+        source, target = seat_name(self.source, "the source of a move"), seat_name(self.target, "the target of a move")
+        return f"move {hat_text(self.hat)} {source}>{target}"
 
 
 @dataclass(frozen=True)
@@ -79,9 +105,16 @@ class Discard:
     items: tuple[HatAt, ...]
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "items", tuple(sorted(self.items, key=str)))
+        """The items in notation order, so equal discards are equal (left as given when they are not hats)."""
+        if isinstance(self.items, tuple | list) and all(isinstance(item, HatAt) for item in self.items):
+            with suppress(InvalidMoveError):  # then str() refuses the move, naming the field
+                object.__setattr__(self, "items", tuple(sorted(self.items, key=str)))
 
     def __str__(self) -> str:
+        if not isinstance(self.items, tuple) or not self.items or not all(isinstance(i, HatAt) for i in self.items):
+            raise InvalidMoveError(
+                f"the items of a discard must be a tuple of one or more HatAt, not {brief(self.items)}"
+            )
         return "discard " + " ".join(map(str, self.items))
 
 
@@ -94,7 +127,7 @@ class Swap:
     theirs: HatAt
 
     def __str__(self) -> str:
-        return f"swap {self.mine} {self.theirs}"
+        return f"swap {_hat_at(self.mine, 'mine')} {_hat_at(self.theirs, 'theirs')}"
 
 
 @dataclass(frozen=True)
@@ -105,7 +138,13 @@ class Take:
     item: HatAt
 
     def __str__(self) -> str:
-        return f"take {self.item}"
+        return f"take {_hat_at(self.item, 'item')}"
+
+
+def _hat_at(item: object, field: str) -> str:
+    if not isinstance(item, HatAt):
+        raise InvalidMoveError(f"{field} of a Madder than a Hatter choice must be a HatAt, not {brief(item)}")
+    return str(item)
 
 
 Choice = MoveHat | Discard | Swap | Take
@@ -132,11 +171,11 @@ def _parse_words(words: list[str], text: str) -> MadderMove:
         source, target = _two(words[2], ">")
         return MoveHat(_hat(words[1]), _seat(source), _seat(target))
     if verb == "discard" and len(words) >= 2:
-        return Discard(tuple(_hat_at(word) for word in words[1:]))
+        return Discard(tuple(_parse_hat_at(word) for word in words[1:]))
     if verb == "swap" and len(words) == 3:
-        return Swap(_hat_at(words[1]), _hat_at(words[2]))
+        return Swap(_parse_hat_at(words[1]), _parse_hat_at(words[2]))
     if verb == "take" and len(words) == 2:
-        return Take(_hat_at(words[1]))
+        return Take(_parse_hat_at(words[1]))
     hat, seat = _two(text, ">")
     return Play(_hat(hat), _seat(seat))
 
@@ -159,6 +198,6 @@ def _seat(word: str) -> int:
     return _SEAT_BY_NAME[word.lower()]
 
 
-def _hat_at(word: str) -> HatAt:
+def _parse_hat_at(word: str) -> HatAt:
     hat, place = _two(word, "@")
     return HatAt(_hat(hat), LINE if place.lower() == LINE else _seat(place))

@@ -7,7 +7,9 @@ The position format (``docs/rulings.md``, "Positions"): ``{"game": "madder",
 "ability": null, "scores": [...], "options": {...}, "seed": 0, "draws": 1}``.
 ``phase`` is play, ability (``ability`` names the Premium just played), end,
 haberdashers or over; ``scores`` holds one entry per finished round, per seat
-either the round's points or its lines ``[category, points, explanation]``.
+either the round's points or its lines ``[category, points, explanation]``,
+points being whole numbers from 0 up (never a bool). What ``load_position``
+accepts, ``save_position`` gives back in full and ``load_position`` accepts again.
 Hats listed nowhere form the deck (shuffled with ``seed``), or once the turns
 are over lie discarded. A position with only ``players`` and ``inventories``
 (and ``options``) is a scoring exercise: it is scored (styles only), not played.
@@ -21,7 +23,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TypedDict
 
-from hatskit.core import RecordError, ScoreLine, make_options, options_dict, whole_number
+from hatskit.core import RecordError, ScoreLine, brief, make_options, options_dict, whole_number
 from hatskit.games.madder.components import (
     ABILITY,
     END,
@@ -217,6 +219,7 @@ class _Reader:
     seen: Counter[str] = field(default_factory=Counter)
 
     def hats(self, data: Mapping[str, Any], name: str, optional: bool = False) -> list[str]:
+        """The hats of field ``name``, each a hat of the card set, never more copies than the game has."""
         if optional and name not in data:
             return []
         hats = []
@@ -232,6 +235,7 @@ class _Reader:
         return hats
 
     def per_seat(self, data: Mapping[str, Any], name: str) -> list[list[str]]:
+        """Field ``name``: one list of hats per player."""
         lists = _field(data, name, list)
         if len(lists) != self.players:
             raise RecordError(f"field {name!r} must hold one list per player ({self.players}), not {len(lists)}")
@@ -243,6 +247,7 @@ class _Reader:
         return sorted(left.elements())
 
     def haberdashers(self, data: Mapping[str, Any]) -> list[str]:
+        """A different Haberdasher of the card set for each player."""
         names = _field(data, "haberdashers", list)
         known = self.cards.haberdasher_names()
         named = all(isinstance(name, str) for name in names)
@@ -263,19 +268,27 @@ def _scores(data: Mapping[str, Any], players: int, round_number: int, phase: str
 
 
 def _round_lines(seats: Any, number: int, players: int) -> tuple[ScoreLine, ...]:
-    """A round's record: per seat a number (the round's points) or a list of [category, points, explanation]."""
+    """A round's record: per seat its points (a whole number, 0 or more) or lines [category, points, explanation]."""
     where = f"field 'scores', round {number}"
     if not isinstance(seats, list) or len(seats) != players:
         raise RecordError(f"{where} must hold one entry per player ({players})")
     lines = []
     for seat, entry in enumerate(seats):
-        if isinstance(entry, int) and not isinstance(entry, bool):
+        if _is_points(entry):
             lines.append(ScoreLine(seat, "round points", entry, f"round {number} as recorded", number))
             continue
         if not isinstance(entry, list) or not all(_is_line(line) for line in entry):
-            raise RecordError(f"{where}: {SEAT_NAMES[seat]} needs a number or lines [category, points, explanation]")
+            raise RecordError(
+                f"{where}: {SEAT_NAMES[seat]} needs a number or lines [category, points, explanation], points being "
+                f"whole numbers from 0 up (no round scores below zero), not {brief(entry)}"
+            )
         lines += [ScoreLine(seat, line[0], line[1], line[2], number) for line in entry]
     return tuple(lines)
+
+
+def _is_points(value: Any) -> bool:
+    """Points of a finished round: a whole number from 0 up (a bool is not a number of points)."""
+    return type(value) is int and value >= 0
 
 
 def _is_line(line: Any) -> bool:
@@ -283,7 +296,7 @@ def _is_line(line: Any) -> bool:
         isinstance(line, list)
         and len(line) == 3
         and isinstance(line[0], str)
-        and isinstance(line[1], int)
+        and _is_points(line[1])
         and isinstance(line[2], str)
     )
 

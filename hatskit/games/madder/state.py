@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from itertools import combinations
 from typing import NamedTuple
 
-from hatskit.core import EndPhase, ScoreLine, SeededDraws, TurnBased
+from hatskit.core import EndPhase, InvalidMoveError, ScoreLine, SeededDraws, TurnBased, brief
 from hatskit.games.madder.components import (
     ABILITY,
     END,
@@ -112,7 +112,10 @@ class MadderState(TurnBased, SeededDraws):
         return self.cards.haberdasher(self.haberdashers[self.turn])
 
     def why_illegal(self, move: MadderMove) -> str | None:
-        """None when legal, else a sentence naming the rule broken."""
+        """None when legal, else a sentence naming the rule broken (or the field of a malformed move object)."""
+        malformed = malformed_reason(move)
+        if malformed is not None:
+            return malformed
         if self.turn is None:
             return "the game is over (M1)"
         if isinstance(move, Play):
@@ -261,6 +264,17 @@ class MadderState(TurnBased, SeededDraws):
         self.phase, self.turn, self.ability = PLAY, self.dealer, None
 
 
+def malformed_reason(move: object) -> str | None:
+    """Why ``move`` is not a Madder than a Hatter move object that notation can write (the contract of ``moves``)."""
+    if not isinstance(move, Play | EndPhase | MoveHat | Discard | Swap | Take):
+        return f"{brief(move)} is not a Madder than a Hatter move"
+    try:
+        str(move)
+    except InvalidMoveError as error:
+        return str(error)
+    return None
+
+
 # ---------------------------------------------------------------- the effects of abilities (M6)
 # "from"/"to" scopes are read from the user's seat: "own" (the user's inventory), "other" (another
 # player's), "any" (anybody's) and "line"; a take goes into the user's "hand" or "own" inventory.
@@ -274,6 +288,7 @@ def seats_in(scope: str, user: int, players: int) -> list[int]:
 
 
 def places_in(scope: str, user: int, players: int) -> list[Place]:
+    """The places a scope names, seen from ``user``: the line, or seats."""
     return [LINE] if scope == LINE else list(seats_in(scope, user, players))
 
 
@@ -388,6 +403,7 @@ class Spot(NamedTuple):
 
 
 def spot_of(place: Place) -> Spot:
+    """The spot of a place named in a move: the line or an inventory."""
     return Spot(LINE) if place == LINE else Spot("inventory", int(place))
 
 
@@ -405,6 +421,7 @@ def transfers(user: int, card: Ability, move: Choice) -> list[tuple[str, Spot, S
 
 
 def hats_at(state: MadderState, spot: Spot) -> list[str]:
+    """The list of hats at a spot (changed in place when a hat moves)."""
     if spot.kind == "inventory":
         return state.inventories[spot.seat]
     if spot.kind == "hand":
