@@ -241,3 +241,10 @@ def test_other_haberdashers_reach_no_widget_before_the_reveal() -> None:
             checked += 1
         play_something(table)
     assert checked > 10
+
+
+def test_the_set_up_row_leaves_the_card_file_to_the_teacher_and_keeps_it() -> None:
+    table = table_at(turn_position())
+    assert "cards" not in table.setup.option_boxes, "no unexplained 'cards' box for a student"
+    game, _ = table.setup.chosen()
+    assert game.head["options"] == {"cards": ""}

@@ -28,7 +28,7 @@ import re
 import stat
 import tomllib
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -63,9 +63,10 @@ CARD_FIELDS = {
 
 @dataclass(frozen=True)
 class MadderOptions:
-    """Rule options. ``cards``: a card file to play with instead of the stand-in set (M6)."""
+    """Rule options. ``cards``: a card file to play with instead of the stand-in set (M6), a teacher's option
+    that the table's set-up row does not show."""
 
-    cards: str = ""
+    cards: str = field(default="", metadata={"teacher": True})
 
 
 # ---------------------------------------------------------------- effect primitives

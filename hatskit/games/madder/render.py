@@ -36,7 +36,7 @@ STYLE = """
 .hk-count small { color: #444; }
 """
 PHASE_WORDS = {
-    PLAY: "turns",
+    PLAY: "players take turns",
     ABILITY: "a Premium ability waits",
     END: "end of the round: hats into your own inventory",
     HABERDASHERS: "the Haberdashers are revealed and used",

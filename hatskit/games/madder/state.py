@@ -158,7 +158,7 @@ class MadderState(TurnBased, SeededDraws):
         if move.hat not in self.hands[me]:
             return f"{name} has no {move.hat} in hand"
         if self.phase == END and move.to != me:
-            return f"at the end of the round hats go into their player's own inventory only, so {name}'s (M4)"
+            return "at the end of the round each player plays hats into their own inventory only (M4)"
         return None
 
     def _end_phase_reason(self, move: EndPhase, me: int) -> str | None:
