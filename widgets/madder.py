@@ -51,8 +51,9 @@ HAND_MARKS = (*MARKS, *STYLE_CLASSES)
 HAND_SLOTS = 8  # more than a hand ever holds: 3 dealt, at most one more from an ability
 WIDGET_CSS = """
 .hk-table .jupyter-button.hk-hatbtn { width: auto; min-width: 5em; height: 2.6em; padding: 0 6px; font-size: .95em; }
-.hk-table .hk-hat { width: auto; min-width: 4.4em; padding: 0 4px; }
-.hk-table .hk-seat .hk-hat { height: 2.4em; padding: 0 3px; }
+.hk-table .hk-hat { width: auto; min-width: 4.4em; padding: 0 7px; white-space: nowrap; }
+.hk-table .jupyter-button.hk-hatbtn { color: #222; }  /* a hat is a light card in both themes: dark words */
+.hk-table .hk-seat .hk-hat { width: auto; height: 2.4em; padding: 0 6px; }
 .hk-table .hk-seatrow { flex-wrap: wrap; align-items: flex-start; }
 .hk-table .hk-seatrow > .jupyter-button { flex: none; }
 .hk-table .jupyter-button.hk-choice { height: auto; min-height: 2em; white-space: normal; text-align: left; }
