@@ -13,7 +13,10 @@ a network with no internet; building it needs PyPI and npm and nothing else:
   shipped inside the kernel's lab extension), wheels from PyPI at the versions
   Pyodide's own lock file names (ipython, jedi, micropip, ...) or else the
   newest that fits, and hatskit itself, built from this checkout;
-- Font Awesome (npm), which Voilà's page template would otherwise load from a CDN.
+- Font Awesome (npm), which Voilà's page template would otherwise load from a CDN;
+- with Node.js, Pyodide compiles the bytecode of every module a page's kernel imports as it
+  starts, into the wheels and Pyodide's standard library (compile_bytecode), so the browser
+  does not compile them again on every visit.
 
 How the kernel finds the wheels: Pyodide's npm package carries a
 ``pyodide-lock.json`` that names about 370 packages but ships none of their
@@ -331,6 +334,107 @@ def needed(wheels: dict[str, Wheel], roots: list[str]) -> dict[str, Wheel]:
     return dict(sorted(kept.items()))
 
 
+# -- bytecode ---------------------------------------------------------------------------------------------------
+
+# Run by Node.js in Pyodide itself (so the bytecode is for the browser's Python, whatever Python runs the build).
+# Neither the wheels nor Pyodide's standard library ship bytecode, so the browser compiled every module it imported
+# on every visit: `import IPython` alone took 9 s of the kernel's start under load, Pyodide's own start 11 s.
+# This imports what a page's kernel imports at its start (the kernel, the widgets, hatskit and all its modules)
+# and adds the bytecode of exactly those modules: hash-based .pyc files, used as they are without a look at the
+# source, which stays beside them (tracebacks, the lab). Bytecode for modules no page imports at its start (most
+# of pygments' lexers, jedi for the lab's completion, the packages' tests) would only make the download bigger.
+COMPILE_JS = """
+const [pyodideDir, wheelDir, ...wheels] = process.argv.slice(2);
+const { loadPyodide } = await import(pyodideDir + "/pyodide.mjs");
+const py = await loadPyodide({ indexURL: pyodideDir + "/" });
+py.FS.mkdirTree("/host/pyodide"); py.FS.mkdirTree("/host/wheels");
+py.FS.mount(py.FS.filesystems.NODEFS, { root: pyodideDir }, "/host/pyodide");
+py.FS.mount(py.FS.filesystems.NODEFS, { root: wheelDir }, "/host/wheels");
+py.globals.set("wheels", py.toPy(wheels));
+py.runPython(process.env.HATSKIT_COMPILE_PY);
+"""
+COMPILE_PY = """
+import importlib, importlib.util, marshal, os, pkgutil, sys, sysconfig, zipfile
+
+STARTUP = ["pyodide_kernel", "IPython", "ipykernel", "comm", "ipywidgets", "anywidget", "micropip", "piplite"]
+purelib = sysconfig.get_paths()["purelib"]
+stdlib = next(entry for entry in sys.path if entry.endswith(".zip"))
+unpacked = "/tmp/site-packages"
+for name in wheels:
+    with zipfile.ZipFile(f"/host/wheels/{name}") as archive:
+        archive.extractall(unpacked)
+sys.path.insert(0, unpacked)
+for module in STARTUP:
+    try:
+        importlib.import_module(module)
+    except Exception as error:  # a module that needs the browser: what it imported before is still counted
+        print(f"lite/build.py: bytecode: importing {module} stopped at {error!r}")
+for package in ("hatskit", "widgets"):
+    walked = pkgutil.walk_packages(importlib.import_module(package).__path__, package + ".", onerror=print)
+    for module in walked:
+        importlib.import_module(module.name)
+imported = {os.path.normpath(m.__file__) for m in list(sys.modules.values()) if getattr(m, "__file__", None)}
+
+
+def bytecode(source, filename):
+    code = compile(source, filename, "exec", dont_inherit=True)
+    unchecked = (0b01).to_bytes(4, "little")  # hash-based, not checked against the source
+    return importlib.util.MAGIC_NUMBER + unchecked + importlib.util.source_hash(source) + marshal.dumps(code)
+
+
+# The zip file at path, rewritten with the bytecode of each wanted .py member; its last member stays last (RECORD).
+def with_bytecode(path, wanted, filename, cached):
+    with zipfile.ZipFile(path) as archive:
+        members = [(info, archive.read(info)) for info in archive.infolist()]
+    added = [
+        (zipfile.ZipInfo(cached(info.filename), info.date_time), bytecode(data, filename(info.filename)))
+        for info, data in members
+        if info.filename.endswith(".py") and wanted(info.filename)
+    ]
+    with zipfile.ZipFile(path + ".part", "w") as archive:
+        for info, data in [*members[:-1], *added, *members[-1:]]:
+            archive.writestr(info, data, zipfile.ZIP_DEFLATED)
+    os.replace(path + ".part", path)
+    return len(added)
+
+
+count = 0
+for name in wheels:
+    whole = name.startswith("hatskit-")
+    count += with_bytecode(
+        f"/host/wheels/{name}",
+        lambda member, whole=whole: whole or os.path.join(unpacked, member) in imported,
+        lambda member: f"{purelib}/{member}",
+        importlib.util.cache_from_source,
+    )
+# The standard library is imported from its zip file, where a module's bytecode is <module>.pyc beside it.
+count += with_bytecode(
+    "/host/pyodide/python_stdlib.zip",
+    lambda member: f"{stdlib}/{member}" in imported,
+    lambda member: f"{stdlib}/{member}",
+    lambda member: member + "c",
+)
+print(f"lite/build.py: bytecode for {count} modules")
+"""
+
+
+def compile_bytecode(wheels: dict[str, Wheel], pyodide_lock: dict) -> None:
+    """Give the shipped wheels and Pyodide's standard library their bytecode, compiled by Pyodide (COMPILE_PY).
+
+    Pyodide starts only with a lock file beside it: this writes one that names no package, which write_lock
+    then replaces.
+    """
+    lock = {"info": pyodide_lock["info"], "packages": {}}
+    (PYODIDE_DIR / "pyodide-lock.json").write_text(json.dumps(lock) + "\n")
+    script = LITE_DIR / "compile.mjs"
+    script.write_text(COMPILE_JS)
+    paths = {wheel.path.parent for wheel in wheels.values()}
+    assert len(paths) == 1, f"the wheels lie in more than one folder: {paths}"
+    command = ["node", str(script), str(PYODIDE_DIR), str(paths.pop()), *(w.path.name for w in wheels.values())]
+    print("+", " ".join(command[:4]), "...", flush=True)
+    subprocess.run(command, check=True, env={**os.environ, "HATSKIT_COMPILE_PY": COMPILE_PY})
+
+
 # -- the site --------------------------------------------------------------------------------------------------
 
 
@@ -480,6 +584,7 @@ def build(output: Path, floor_page: bool = False) -> None:
     wheels = gather_wheels(LITE_DIR / "wheels", browser)
     preload = [*KERNEL_PACKAGES, "hatskit"]
     shipped = needed(wheels, preload)
+    compile_bytecode(shipped, pyodide_lock)
     write_lock(pyodide_lock, shipped)
     write_settings(preload)
     voici_build(output, floor_page)
