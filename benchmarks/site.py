@@ -257,7 +257,9 @@ def build_site() -> Path:
         raise SystemExit("benchmarks/site.py: no .venv-site: run `make .venv-site/.hatskit-site-installed` first")
     start = time.perf_counter()
     command = [str(SITE_PYTHON), "lite/build.py", "--output", str(BENCH_SITE), "--floor-page"]
-    subprocess.run(command, cwd=REPO, check=True, stdout=subprocess.DEVNULL)
+    built = subprocess.run(command, cwd=REPO, capture_output=True, text=True, check=False)
+    if built.returncode != 0:
+        raise SystemExit(f"benchmarks/site.py: lite/build.py failed:\n{(built.stdout + built.stderr)[-4000:]}")
     print(f"built {BENCH_SITE.relative_to(REPO)} in {time.perf_counter() - start:.0f} s", flush=True)
     return BENCH_SITE
 
