@@ -51,7 +51,7 @@ $(BIN)/python:
 # it names, so the lock must be rewritten whatever else is used; piplite_urls would still leave the
 # kernel's own start-up packages to that lock; jupyterlite-pyodide-lock supports JupyterLite < 0.6
 # only, and voici 0.10 is built on 0.7 (docs/static-site.md has the details).
-# About 20-30 s once .venv-site exists; its first install adds a minute or more.
+# About 45-60 s once .venv-site exists (it compiles the bytecode pages import at start); its first install adds a minute or more.
 SITE_VENV := .venv-site
 SITE_INSTALLED := $(SITE_VENV)/.hatskit-site-installed
 

@@ -1,15 +1,23 @@
-"""The static site in Chromium: load times, bytes downloaded, and the engine and bots in Pyodide against the server.
+"""The static site in Chromium: load times as ratios to a one-button page, bytes, and (--engine) the engine in Pyodide.
 
-    make site && .venv/bin/python benchmarks/site.py [--seconds 3] [--pages hats sombrero]
+    make .venv-site/.hatskit-site-installed && .venv/bin/python benchmarks/site.py [--pages hats sombrero] [--engine]
 
-Serves site/ (build it first with `make site`) from a file server in this
-process that counts the bytes it sends, and drives Debian's Chromium:
+Builds the site as `make site` does, with one page more (lite/build.py
+--floor-page, into build/site-bench): a notebook whose one cell shows one
+button, the floor that starting Python in the browser sets. Serves it from a
+file server in this process that counts the bytes it sends, and drives Debian's
+Chromium (``--site DIR`` measures a site already built with --floor-page):
 
-- for each page (every notebook's app unless --pages says otherwise): the
-  *first load* in a fresh browser profile, and a *repeat load* in the same
-  profile, each until the page is interactive (voici has run the whole notebook
-  and shows it), with the bytes the server sent for it;
-- the *engine* in the browser: benchmarks/engine.py's random games through the
+- for each page, the *first visit* in a fresh browser profile and a *repeat
+  visit* in the same profile, each until the page is interactive: the index
+  until its links show, the one-button page until its button shows, a game
+  page until its table shows (Python has run the notebook's live cells and the
+  widgets are drawn); with the bytes the server sent for it;
+- each game page as a multiple of the one-button page in the same run, first
+  and repeat visit (the one-button page is measured first and last, and the
+  mean of the two is the yardstick, since other work on the machine drifts);
+- the index's time to interactive in seconds;
+- with --engine, the *engine* in the browser: benchmarks/engine.py's random games through the
   public API, for every registered game, run by Pyodide from the site's own
   files, and the same function run here in the same run; printed as the
   server's speed over the browser's;
@@ -26,6 +34,8 @@ import functools
 import importlib.util
 import json
 import shutil
+import statistics
+import subprocess
 import sys
 import tempfile
 import threading
@@ -35,7 +45,12 @@ from pathlib import Path
 from typing import Any, BinaryIO
 
 REPO = Path(__file__).resolve().parents[1]
-SITE = REPO / "site"
+BENCH_SITE = REPO / "build" / "site-bench"
+SITE_PYTHON = REPO / ".venv-site" / "bin" / "python"
+FLOOR = "floor"  # lite/build.py's FLOOR_NOTEBOOK, as a page
+# What shows once each kind of page is interactive.
+READY = {"index": 'a[href$=".html"]', FLOOR: ".jupyter-button, .widget-button"}
+GAME_READY = ".hk-table"
 sys.path.insert(0, str(REPO))
 
 from tests.browser.conftest import CHROMIUM, CHROMIUM_ARGS  # noqa: E402  (the flags DESIGN.md sets, in one place)
@@ -99,30 +114,51 @@ def serve(site: Path) -> ThreadingHTTPServer:
     return server
 
 
-def load(page: Any, url: str, server: ThreadingHTTPServer) -> tuple[float, int]:
-    """Seconds until the page at ``url`` has run its notebook and shows it, and the bytes it took."""
+def load(page: Any, url: str, ready: str, server: ThreadingHTTPServer) -> tuple[float, int]:
+    """Seconds until the page at ``url`` shows ``ready`` (a selector), and the bytes the server sent for it."""
     server.sent = 0  # type: ignore[attr-defined]
     start = time.perf_counter()
-    page.goto(url)
-    page.locator("#rendered_cells").wait_for(state="visible", timeout=LOAD_MS)
+    page.goto(url, wait_until="commit")
+    page.locator(ready).first.wait_for(state="visible", timeout=LOAD_MS)
     return time.perf_counter() - start, server.sent  # type: ignore[attr-defined]
 
 
+def visits(playwright: Any, base: str, name: str, server: ThreadingHTTPServer) -> tuple[float, int, float, int]:
+    """A page's first visit in a new browser profile with a disk cache, as a reader's, and a repeat visit there."""
+    ready = READY.get(name, GAME_READY)
+    with tempfile.TemporaryDirectory() as profile:
+        context = playwright.chromium.launch_persistent_context(
+            profile, executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS
+        )
+        page = context.new_page()
+        url = f"{base}/voici/render/{name}.html"
+        first_s, first_bytes = load(page, url, ready, server)
+        page.goto("about:blank")
+        repeat_s, repeat_bytes = load(page, url, ready, server)
+        context.close()
+    print(
+        f"{name + '.html':26} first visit {first_s:5.1f} s, {first_bytes / 1e6:5.1f} MB"
+        f" | repeat visit {repeat_s:5.1f} s, {repeat_bytes / 1e6:5.2f} MB",
+        flush=True,
+    )
+    return first_s, first_bytes, repeat_s, repeat_bytes
+
+
 def measure_loads(playwright: Any, base: str, pages: list[str], server: ThreadingHTTPServer) -> None:
-    """First and repeat load of each page, each page in a new browser profile with a disk cache, as a reader's."""
-    for name in pages:
-        with tempfile.TemporaryDirectory() as profile:
-            context = playwright.chromium.launch_persistent_context(
-                profile, executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS
-            )
-            page = context.new_page()
-            url = f"{base}/voici/render/{name}.html"
-            first_s, first_bytes = load(page, url, server)
-            repeat_s, repeat_bytes = load(page, url, server)
-            context.close()
+    """Every page's visits, the one-button page's first and last; then each game page as a multiple of it."""
+    floor_before = visits(playwright, base, FLOOR, server)
+    measured = {name: visits(playwright, base, name, server) for name in pages}
+    floor_after = visits(playwright, base, FLOOR, server)
+    floor_first = statistics.mean([floor_before[0], floor_after[0]])
+    floor_repeat = statistics.mean([floor_before[2], floor_after[2]])
+    print(f"yardstick: the one-button page, first visit {floor_first:.1f} s, repeat visit {floor_repeat:.1f} s")
+    for name, (first_s, _, repeat_s, repeat_bytes) in measured.items():
+        if name == "index":
+            print(f"index.html: interactive after {first_s:.2f} s (first visit), {repeat_s:.2f} s (repeat visit)")
+            continue
         print(
-            f"{name + '.html':16} first load {first_s:5.1f} s, {first_bytes / 1e6:5.1f} MB"
-            f" | repeat load {repeat_s:5.1f} s, {repeat_bytes / 1e6:5.2f} MB  (= first / {first_s / repeat_s:.1f})"
+            f"{name + '.html':26} first visit x {first_s / floor_first:.2f} the one-button page,"
+            f" repeat visit x {repeat_s / floor_repeat:.2f}; repeat visit downloads {repeat_bytes:,} bytes"
         )
 
 
@@ -194,21 +230,38 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=3.0, help="time per engine measurement")
     parser.add_argument("--pages", nargs="*", default=notebooks, help="the notebooks' apps to load")
+    parser.add_argument("--site", type=Path, help="a site built with --floor-page (else it is built afresh)")
+    parser.add_argument("--engine", action="store_true", help="also the engine and the strong bots in Pyodide")
     args = parser.parse_args()
-    if not (SITE / "voici").is_dir():
-        raise SystemExit("benchmarks/site.py: no site/ to measure: run `make site` first")
+    site = args.site or build_site()
+    if not (site / "voici" / "render" / f"{FLOOR}.html").exists():
+        raise SystemExit(f"benchmarks/site.py: {site} has no one-button page: build it with lite/build.py --floor-page")
     from playwright.sync_api import sync_playwright
 
-    server = serve(SITE)
+    server = serve(site)
     base = f"http://127.0.0.1:{server.server_port}"
     with sync_playwright() as playwright:
         measure_loads(playwright, base, args.pages, server)
-        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS)
-        page = start_pyodide(browser, base)
-        measure_engine(page, args.seconds)
-        measure_hints(page)
-        browser.close()
+        if args.engine:
+            browser = playwright.chromium.launch(executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS)
+            page = start_pyodide(browser, base)
+            measure_engine(page, args.seconds)
+            measure_hints(page)
+            browser.close()
     server.shutdown()
+
+
+def build_site() -> Path:
+    """The site as `make site` builds it, with the one-button page, in build/site-bench."""
+    if not SITE_PYTHON.exists():
+        raise SystemExit("benchmarks/site.py: no .venv-site: run `make .venv-site/.hatskit-site-installed` first")
+    start = time.perf_counter()
+    command = [str(SITE_PYTHON), "lite/build.py", "--output", str(BENCH_SITE), "--floor-page"]
+    built = subprocess.run(command, cwd=REPO, capture_output=True, text=True, check=False)
+    if built.returncode != 0:
+        raise SystemExit(f"benchmarks/site.py: lite/build.py failed:\n{(built.stdout + built.stderr)[-4000:]}")
+    print(f"built {BENCH_SITE.relative_to(REPO)} in {time.perf_counter() - start:.0f} s", flush=True)
+    return BENCH_SITE
 
 
 if __name__ == "__main__":

@@ -1,6 +1,7 @@
 """Build the course as a static site: voici apps and a JupyterLite lab, with Python running in the browser.
 
     .venv-site/bin/python lite/build.py [--output site]      (what `make site` runs)
+    .venv-site/bin/python lite/build.py --output build/site-bench --floor-page    (benchmarks/site.py)
 
 Everything a page loads ends up inside the output folder, so the site works on
 a network with no internet; building it needs PyPI and npm and nothing else:
@@ -12,7 +13,10 @@ a network with no internet; building it needs PyPI and npm and nothing else:
   shipped inside the kernel's lab extension), wheels from PyPI at the versions
   Pyodide's own lock file names (ipython, jedi, micropip, ...) or else the
   newest that fits, and hatskit itself, built from this checkout;
-- Font Awesome (npm), which Voilà's page template would otherwise load from a CDN.
+- Font Awesome (npm), which Voilà's page template would otherwise load from a CDN;
+- with Node.js, Pyodide compiles the bytecode of every module a page's kernel imports as it
+  starts, into the wheels and Pyodide's standard library (compile_bytecode), so the browser
+  does not compile them again on every visit.
 
 How the kernel finds the wheels: Pyodide's npm package carries a
 ``pyodide-lock.json`` that names about 370 packages but ships none of their
@@ -31,6 +35,7 @@ import hashlib
 import json
 import os
 import re
+import runpy
 import shutil
 import subprocess
 import sys
@@ -73,6 +78,12 @@ CDN_STYLESHEETS = {
     "https://cdn.jsdelivr.net/npm/@fortawesome/fontawesome-free@^5/css/v4-shims.min.css": "css/v4-shims.min.css",
     "https://cdn.jsdelivr.net/npm/font-awesome@4.5.0/css/font-awesome.min.css": "css/all.min.css",
 }
+# benchmarks/site.py's yardstick: a page that starts Python and shows one button, built with the same tools
+# (--floor-page), so a game page's time can be told as a multiple of what Pyodide itself costs.
+FLOOR_NOTEBOOK = "floor.ipynb"
+FLOOR_CODE = 'import ipywidgets\nipywidgets.Button(description="press")'
+# A link from one notebook to another, in a page written from saved outputs: the site's pages end in .html.
+NOTEBOOK_LINK = re.compile(r'href="(?![a-z][a-z0-9+.-]*:|/|#)([^"#?]*?)\.ipynb(?=["#?])')
 LOADED_FROM_OUTSIDE = re.compile(r'<(?:link|script|img)\b[^>]*\b(?:href|src)="(https?://[^"]+)"')
 
 
@@ -140,10 +151,26 @@ class Wheel:
         }
 
 
-def run(command: list[str], cwd: Path = REPO) -> None:
+def run(command: list[str], cwd: Path = REPO, env: dict[str, str] | None = None) -> None:
     """Run a build step, showing it; a failing step stops the build with its own message."""
     print("+", " ".join(command), flush=True)
-    subprocess.run(command, cwd=cwd, check=True)
+    subprocess.run(command, cwd=cwd, check=True, env=env)
+
+
+def page_functions() -> dict:
+    """config/voila.py's functions, which decide for `make app` which pages need a kernel and how the rest look.
+
+    Read as a module (it is a settings file, so it gets a settings object to fill); it adds its page templates
+    to JUPYTER_PATH as it loads, which this process leaves as it was.
+    """
+    from traitlets.config import Config
+
+    environment = dict(os.environ)
+    try:
+        return runpy.run_path(str(REPO / "config" / "voila.py"), init_globals={"get_config": Config})
+    finally:
+        os.environ.clear()
+        os.environ.update(environment)
 
 
 def npm_tarball(spec: str, stem: str) -> Path:
@@ -307,7 +334,140 @@ def needed(wheels: dict[str, Wheel], roots: list[str]) -> dict[str, Wheel]:
     return dict(sorted(kept.items()))
 
 
+# -- bytecode ---------------------------------------------------------------------------------------------------
+
+# Run by Node.js in Pyodide itself (so the bytecode is for the browser's Python, whatever Python runs the build).
+# Neither the wheels nor Pyodide's standard library ship bytecode, so the browser compiled every module it imported
+# on every visit: `import IPython` alone took 9 s of the kernel's start under load, Pyodide's own start 11 s.
+# This imports what a page's kernel imports at its start (the kernel, the widgets, hatskit and all its modules)
+# and adds the bytecode of exactly those modules: hash-based .pyc files, used as they are without a look at the
+# source, which stays beside them (tracebacks, the lab). Bytecode for modules no page imports at its start (most
+# of pygments' lexers, jedi for the lab's completion, the packages' tests) would only make the download bigger.
+COMPILE_JS = """
+const [pyodideDir, wheelDir, ...wheels] = process.argv.slice(2);
+const { loadPyodide } = await import(pyodideDir + "/pyodide.mjs");
+const py = await loadPyodide({ indexURL: pyodideDir + "/" });
+py.FS.mkdirTree("/host/pyodide"); py.FS.mkdirTree("/host/wheels");
+py.FS.mount(py.FS.filesystems.NODEFS, { root: pyodideDir }, "/host/pyodide");
+py.FS.mount(py.FS.filesystems.NODEFS, { root: wheelDir }, "/host/wheels");
+py.globals.set("wheels", py.toPy(wheels));
+py.runPython(process.env.HATSKIT_COMPILE_PY);
+"""
+COMPILE_PY = """
+import importlib, importlib.util, marshal, os, pkgutil, sys, sysconfig, zipfile
+
+STARTUP = ["pyodide_kernel", "IPython", "ipykernel", "comm", "ipywidgets", "anywidget", "micropip", "piplite"]
+purelib = sysconfig.get_paths()["purelib"]
+stdlib = next(entry for entry in sys.path if entry.endswith(".zip"))
+unpacked = "/tmp/site-packages"
+for name in wheels:
+    with zipfile.ZipFile(f"/host/wheels/{name}") as archive:
+        archive.extractall(unpacked)
+sys.path.insert(0, unpacked)
+for module in STARTUP:
+    try:
+        importlib.import_module(module)
+    except Exception as error:  # a module that needs the browser: what it imported before is still counted
+        print(f"lite/build.py: bytecode: importing {module} stopped at {error!r}")
+for package in ("hatskit", "widgets"):
+    walked = pkgutil.walk_packages(importlib.import_module(package).__path__, package + ".", onerror=print)
+    for module in walked:
+        importlib.import_module(module.name)
+imported = {os.path.normpath(m.__file__) for m in list(sys.modules.values()) if getattr(m, "__file__", None)}
+
+
+def bytecode(source, filename):
+    code = compile(source, filename, "exec", dont_inherit=True)
+    unchecked = (0b01).to_bytes(4, "little")  # hash-based, not checked against the source
+    return importlib.util.MAGIC_NUMBER + unchecked + importlib.util.source_hash(source) + marshal.dumps(code)
+
+
+# The zip file at path, rewritten with the bytecode of each wanted .py member; its last member stays last (RECORD).
+def with_bytecode(path, wanted, filename, cached):
+    with zipfile.ZipFile(path) as archive:
+        members = [(info, archive.read(info)) for info in archive.infolist()]
+    added = [
+        (zipfile.ZipInfo(cached(info.filename), info.date_time), bytecode(data, filename(info.filename)))
+        for info, data in members
+        if info.filename.endswith(".py") and wanted(info.filename)
+    ]
+    with zipfile.ZipFile(path + ".part", "w") as archive:
+        for info, data in [*members[:-1], *added, *members[-1:]]:
+            archive.writestr(info, data, zipfile.ZIP_DEFLATED)
+    os.replace(path + ".part", path)
+    return len(added)
+
+
+count = 0
+for name in wheels:
+    whole = name.startswith("hatskit-")
+    count += with_bytecode(
+        f"/host/wheels/{name}",
+        lambda member, whole=whole: whole or os.path.join(unpacked, member) in imported,
+        lambda member: f"{purelib}/{member}",
+        importlib.util.cache_from_source,
+    )
+# The standard library is imported from its zip file, where a module's bytecode is <module>.pyc beside it.
+count += with_bytecode(
+    "/host/pyodide/python_stdlib.zip",
+    lambda member: f"{stdlib}/{member}" in imported,
+    lambda member: f"{stdlib}/{member}",
+    lambda member: member + "c",
+)
+print(f"lite/build.py: bytecode for {count} modules")
+"""
+
+
+def compile_bytecode(wheels: dict[str, Wheel], pyodide_lock: dict) -> None:
+    """Give the shipped wheels and Pyodide's standard library their bytecode, compiled by Pyodide (COMPILE_PY).
+
+    Pyodide starts only with a lock file beside it: this writes one that names no package, which write_lock
+    then replaces.
+    """
+    lock = {"info": pyodide_lock["info"], "packages": {}}
+    (PYODIDE_DIR / "pyodide-lock.json").write_text(json.dumps(lock) + "\n")
+    script = LITE_DIR / "compile.mjs"
+    script.write_text(COMPILE_JS)
+    paths = {wheel.path.parent for wheel in wheels.values()}
+    assert len(paths) == 1, f"the wheels lie in more than one folder: {paths}"
+    command = ["node", str(script), str(PYODIDE_DIR), str(paths.pop()), *(w.path.name for w in wheels.values())]
+    print("+", " ".join(command[:4]), "...", flush=True)
+    subprocess.run(command, check=True, env={**os.environ, "HATSKIT_COMPILE_PY": COMPILE_PY})
+
+
 # -- the site --------------------------------------------------------------------------------------------------
+
+
+def app_contents() -> Path:
+    """notebooks/ as the apps show it: in each game notebook, the cells tagged show-saved-output are their outputs.
+
+    As on `make app` (config/voila.py, with_saved_outputs), such a cell becomes a raw cell holding its saved
+    outputs as drawn, which the page template writes as it is and voici never runs: Python in the browser runs
+    only the cells that make the live table (Hats: 9 of its 27 code cells). The lab gets the notebooks as they
+    are (restore_lab_notebooks).
+    """
+    import nbformat
+
+    functions = page_functions()
+    contents = LITE_DIR / "contents"
+    shutil.copytree(REPO / "notebooks", contents, ignore=shutil.ignore_patterns(".ipynb_checkpoints"))
+    for path in contents.glob("*.ipynb"):
+        notebook = nbformat.read(path, as_version=4)
+        if functions["needs_kernel"](notebook):
+            nbformat.write(functions["with_saved_outputs"](notebook), path)
+    return contents
+
+
+def restore_lab_notebooks(output: Path) -> None:
+    """Put the notebooks as they are, with their code, where the lab opens them (files/ and its listing)."""
+    listing_file = output / "api" / "contents" / "all.json"
+    listing = json.loads(listing_file.read_text())
+    for path in (REPO / "notebooks").glob("*.ipynb"):
+        shutil.copy2(path, output / "files" / path.name)
+        for entry in listing["content"]:
+            if entry["path"] == path.name:
+                entry["size"] = path.stat().st_size
+    listing_file.write_text(json.dumps(listing, indent=2) + "\n")
 
 
 def write_settings(preload: list[str]) -> None:
@@ -316,17 +476,35 @@ def write_settings(preload: list[str]) -> None:
     config_data = {"disabledExtensions": DISABLED_EXTENSIONS, "litePluginSettings": {KERNEL_PLUGIN: kernel}}
     site = {"jupyter-lite-schema-version": 0, "jupyter-config-data": config_data}
     (LITE_DIR / "jupyter-lite.json").write_text(json.dumps(site, indent=1) + "\n")
-    # the pages look as `make app`'s do
-    voila = json.loads((REPO / "config" / "voila.json").read_text())["VoilaConfiguration"]
+    # the pages look as `make app`'s do, in its page template (config/share/voila/templates/hatskit), which writes
+    # the saved outputs of app_contents as they are and shows the page before Python has run it
+    voila = {**json.loads((REPO / "config" / "voila.json").read_text())["VoilaConfiguration"], "template": "hatskit"}
     build = {"VoilaConfiguration": voila, "LiteBuildConfig": {"no_sourcemaps": True}}
     (LITE_DIR / "jupyter_lite_config.json").write_text(json.dumps(build, indent=1) + "\n")
 
 
-def voici_build(output: Path) -> None:
+def floor_contents() -> Path:
+    """A folder holding the benchmark's one-button notebook."""
+    import nbformat
+
+    folder = LITE_DIR / "floor"
+    folder.mkdir(parents=True)
+    notebook = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(FLOOR_CODE)])
+    notebook.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3 (ipykernel)", "language": "python"}
+    nbformat.write(notebook, folder / FLOOR_NOTEBOOK)
+    return folder
+
+
+def voici_build(output: Path, floor_page: bool = False) -> None:
     """Build the voici apps and the JupyterLite lab from every notebook in notebooks/ into ``output``."""
     voici = str(Path(sys.executable).parent / "voici")
-    places = ["--lite-dir", str(LITE_DIR), "--output-dir", str(output), "--contents", str(REPO / "notebooks")]
-    run([voici, "build", *places, "--apps", "lab", "--apps", "voici"], cwd=LITE_DIR)
+    places = ["--lite-dir", str(LITE_DIR), "--output-dir", str(output), "--contents", str(app_contents())]
+    if floor_page:
+        places += ["--contents", str(floor_contents())]
+    templates = os.pathsep.join(filter(None, [str(REPO / "config" / "share"), os.environ.get("JUPYTER_PATH")]))
+    environment = {**os.environ, "JUPYTER_PATH": templates}  # where voici finds the hatskit page template
+    run([voici, "build", *places, "--apps", "lab", "--apps", "voici"], cwd=LITE_DIR, env=environment)
+    restore_lab_notebooks(output)
 
 
 def localize_stylesheets(output: Path) -> None:
@@ -344,6 +522,29 @@ def localize_stylesheets(output: Path) -> None:
         for url, local in CDN_STYLESHEETS.items():
             text = text.replace(url, os.path.relpath(target / local, page.parent))
         page.write_text(text)
+
+
+def write_text_pages(output: Path) -> list[str]:
+    """Every notebook without a live widget, as plain HTML from its saved outputs: no Python in the browser.
+
+    voici's page starts Python and runs the whole notebook before it shows anything, even for the index,
+    whose outputs are text and pictures (12 s here, 8-14 s again on every visit). config/voila.py decides
+    which pages need a kernel and writes the others as `make app` sends them; the same functions write
+    them here, with their links to other notebooks pointing at those notebooks' pages.
+    """
+    import nbformat
+
+    voila = page_functions()
+    settings = json.loads((REPO / "config" / "voila.json").read_text())["VoilaConfiguration"]
+    written = []
+    for path in sorted((REPO / "notebooks").glob("*.ipynb")):
+        notebook = nbformat.read(path, as_version=4)
+        if voila["needs_kernel"](notebook):
+            continue
+        page = voila["text_page"](notebook, path.stem, settings["strip_sources"], settings["theme"])
+        (output / "voici" / "render" / f"{path.stem}.html").write_text(NOTEBOOK_LINK.sub(r'href="\1.html', page))
+        written.append(path.stem)
+    return written
 
 
 def write_landing_page(output: Path) -> None:
@@ -374,7 +575,7 @@ def check_offline(output: Path) -> None:
         raise SystemExit("lite/build.py: these pages load files from outside the site:\n" + "\n".join(sorted(outside)))
 
 
-def build(output: Path) -> None:
+def build(output: Path, floor_page: bool = False) -> None:
     """The whole build: a fresh lite dir, Pyodide, the wheels and their lock, voici, then the offline touches."""
     shutil.rmtree(LITE_DIR, ignore_errors=True)
     shutil.rmtree(output, ignore_errors=True)
@@ -383,21 +584,25 @@ def build(output: Path) -> None:
     wheels = gather_wheels(LITE_DIR / "wheels", browser)
     preload = [*KERNEL_PACKAGES, "hatskit"]
     shipped = needed(wheels, preload)
+    compile_bytecode(shipped, pyodide_lock)
     write_lock(pyodide_lock, shipped)
     write_settings(preload)
-    voici_build(output)
+    voici_build(output, floor_page)
+    text_pages = write_text_pages(output)
     localize_stylesheets(output)
     write_landing_page(output)
     check_offline(output)
     print(f"lite/build.py: Pyodide {kernel_constants.PYODIDE_VERSION} and {len(shipped)} wheels: {', '.join(shipped)}")
+    print(f"lite/build.py: pages without Python (plain HTML): {', '.join(text_pages)}")
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--output", type=Path, default=REPO / "site", help="the folder to build (replaced)")
+    parser.add_argument("--floor-page", action="store_true", help="add the benchmark's one-button page")
     args = parser.parse_args()
     start = time.perf_counter()
-    build(args.output.resolve())
+    build(args.output.resolve(), args.floor_page)
     print(f"lite/build.py: built {args.output} in {time.perf_counter() - start:.0f} s")
 
 

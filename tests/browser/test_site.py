@@ -125,16 +125,28 @@ def test_site_carries_pyodide_and_every_wheel_its_lock_names(built_site: Path) -
     assert {"hatskit", "ipywidgets"} <= set(packages) and preloaded <= set(packages)
 
 
+def test_pages_without_a_live_table_are_plain_html_and_the_lab_has_the_notebooks_as_they_are(built_site: Path) -> None:
+    index = (built_site / "voici" / "render" / "index.html").read_text()
+    assert "voici.js" not in index and "jupyter-config-data" not in index  # no app, no kernel: it opens at once
+    assert 'href="hats.html"' in index and 'href="hats.ipynb"' not in index
+    # the apps show tagged cells from their saved outputs; the lab opens each notebook with all its code
+    changed = [n.name for n in NOTEBOOKS if (built_site / "files" / n.name).read_bytes() != n.read_bytes()]
+    assert not changed, f"the lab's copies differ from notebooks/: {changed}"
+
+
 # -- the pages -------------------------------------------------------------------------------------------------
 
 
 def test_front_page_opens_the_course_index_whose_links_all_have_pages(local_page: Page, site_url: str) -> None:
     from playwright.sync_api import expect
 
+    asked: list[str] = []
+    local_page.on("request", lambda request: asked.append(request.url))
     local_page.goto(f"{site_url}/")
     expect(local_page).to_have_url(f"{site_url}/voici/render/index.html", timeout=BOOT_MS)
     links = local_page.locator('a[href$=".html"]')
-    expect(links.first).to_be_visible(timeout=BOOT_MS)
+    expect(links.first).to_be_visible(timeout=CLICK_MS)
+    assert not [url for url in asked if "pyodide" in url or url.endswith(".whl")], "the index started Python"
     targets = sorted(set(links.evaluate_all("links => links.map(link => link.getAttribute('href'))")))
     missing = [href for href in targets if not (SITE / "voici" / "render" / href).exists()]
     assert targets and not missing, f"the index links to pages the site has not: {missing}"
