@@ -27,9 +27,10 @@ app: $(INSTALLED)
 test: lint
 	$(BIN)/pytest --nbval tests notebooks -n 2 --dist loadfile $(PYTEST_ARGS)
 
-# The quick loop: ruff and every test that needs no browser and builds no environment, on every core.
+# The quick loop: ruff and every test that needs no browser and builds no environment, on every core,
+# the randomised ones at a fifth of their size (tests/helpers.py, SCALE; make test runs them in full).
 check: lint
-	$(BIN)/pytest tests --ignore=tests/browser -m "not slow and not site" -n auto $(PYTEST_ARGS)
+	HATSKIT_TEST_SCALE=0.2 $(BIN)/pytest tests --ignore=tests/browser -m "not slow and not site" -n auto $(PYTEST_ARGS)
 
 lint: $(INSTALLED)
 	$(BIN)/ruff check .

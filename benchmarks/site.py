@@ -53,7 +53,7 @@ READY = {"index": 'a[href$=".html"]', FLOOR: ".jupyter-button, .widget-button"}
 GAME_READY = ".hk-table"
 sys.path.insert(0, str(REPO))
 
-from tests.browser.conftest import CHROMIUM, CHROMIUM_ARGS  # noqa: E402  (the flags DESIGN.md sets, in one place)
+from tests.browser.conftest import CHROMIUM, CHROMIUM_ARGS  # noqa: E402  (the launch flags, in one place)
 
 BLANK = "/__benchmark__.html"  # a page with nothing on it, for Pyodide alone
 LOAD_MS = 300_000

@@ -2,19 +2,106 @@
 
 from __future__ import annotations
 
+import json
+import os
+import random
 import re
 from collections import Counter
 from collections.abc import Iterator
 from typing import Any
 
 import ipywidgets as widgets
+import pytest
 
+import hatskit
 from hatskit.bots import Hint
 from hatskit.core import SeatView
 from hatskit.games.hats_off import Pass, Play, all_cards
 from widgets import HatsTable
 from widgets.batch import state_leaves
 from widgets.parts import is_shown
+
+# ------------------------------------------------------------------ every game: how much randomised tests run
+# `make test` runs every randomised test in full (SCALE 1); `make check`, the quick loop, sets
+# HATSKIT_TEST_SCALE=0.2 and runs a fifth as many random games and examples; HATSKIT_LONG=1 runs ten times as many.
+
+SCALE = 10.0 if os.environ.get("HATSKIT_LONG") == "1" else float(os.environ.get("HATSKIT_TEST_SCALE", "1"))
+
+
+def scaled(count: int) -> int:
+    """``count`` random games or examples, times SCALE (at least one)."""
+    return max(1, round(count * SCALE))
+
+
+# ------------------------------------------------------------------ every game: the contract suite's random games
+
+# Option sets worth covering per game; a game not listed runs with its defaults.
+VARIANTS: dict[str, list[dict[str, Any]]] = {
+    "hats": [{"players": 2}, {"players": 3}, {"players": 4}, {"players": 2, "removed": ["★", "♠"]}],
+    "hats-off": [
+        {"players": 2},
+        {"players": 3},
+        {"players": 5},
+        {"players": 4, "falling_hats": True},
+        {"players": 3, "best_of": 3},
+    ],
+    "madder": [{"players": 3}, {"players": 4}],
+    "sombrero": [{}, {"jump_captures": True}],
+}
+# Checked positions per variant: 160 to 380 Hats games, or about 30 long Sombrero ones (times SCALE).
+PLY_BUDGET = scaled(int(os.environ.get("HATSKIT_RANDOM_PLIES", "8000")))
+PLY_CAP = 1000  # a best-of-three Hats Off! match of random moves runs 330 to 930 plies
+
+
+def variants() -> list[Any]:
+    cases = []
+    for game_id in hatskit.GAMES:
+        for options in VARIANTS.get(game_id, [{}]):
+            label = game_id + "".join(f"-{k}={v}" for k, v in options.items())
+            cases.append(pytest.param(game_id, options, id=label))
+    return cases
+
+
+def seats_of(game: hatskit.Game) -> list[int | None]:
+    return [None, *range(len(game.seat_names))]
+
+
+def check_position(game: hatskit.Game) -> None:
+    """Everything that must hold in any position of any game."""
+    legal = game.legal_moves()
+    assert bool(legal) != game.is_over, "legal moves exist exactly while the game is not over"
+    assert bool(game.acting) != game.is_over, "some seat may act exactly while the game is not over"
+    by_seat = [game.legal_moves(seat) for seat in range(len(game.seat_names))]
+    for seat, moves in enumerate(by_seat):
+        assert bool(moves) == (seat in game.acting), f"seat {seat} has moves iff it is acting"
+    assert sorted(map(str, legal)) == sorted(str(m) for moves in by_seat for m in moves)
+    for move in legal:
+        assert game.why_illegal(move) is None, f"{move} is listed as legal but why_illegal objects"
+        assert game.why_illegal(str(move)) is None, f"notation {move} does not parse back to a legal move"
+    position = game.position()
+    assert hatskit.load(position).position() == position, "the position does not reload to itself"
+    sheet = game.score()
+    for seat, total in enumerate(sheet.totals):
+        assert total == sum(line.points for line in sheet.lines if line.seat == seat)
+    for seat in seats_of(game):
+        json.dumps(game.view(seat))
+
+
+def random_game(game_id: str, options: dict[str, Any], seed: int, check: bool = True) -> hatskit.Game:
+    """A game played by random acting seats choosing random moves of their own."""
+    game = hatskit.new_game(game_id, seed=seed, **options)
+    rng = random.Random(seed)
+    while not game.is_over and game.ply < PLY_CAP:
+        if check:
+            check_position(game)
+        seat = rng.choice(game.acting)
+        move = rng.choice(game.legal_moves(seat))
+        game.play(move)
+        assert game.movers[-1] == seat, "the move is credited to the seat that made it"
+    if check:
+        check_position(game)
+    return game
+
 
 # ------------------------------------------------------------------ Hats: the HatsTable at a click
 

@@ -25,13 +25,13 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
-from test_contract import VARIANTS, check_position, random_game, variants
 
 import hatskit
 from hatskit import IllegalMoveError, InvalidMoveError, RecordError
+from tests.helpers import VARIANTS, check_position, random_game, scaled, variants
 
 # Examples per property and variant; raise HATSKIT_PROPERTY_EXAMPLES for a deeper search (the run stays quick at 10).
-EXAMPLES = int(os.environ.get("HATSKIT_PROPERTY_EXAMPLES", "10"))
+EXAMPLES = scaled(int(os.environ.get("HATSKIT_PROPERTY_EXAMPLES", "10")))
 SETTINGS = settings(
     max_examples=EXAMPLES, deadline=None, database=None, suppress_health_check=[HealthCheck.too_slow], print_blob=True
 )

@@ -8,7 +8,7 @@
 - random legal play ends within ``longest_game`` (ruling O8), and every
   position on the way loads back and equals itself.
 
-A few hundred examples each; ``HATSKIT_LONG=1`` runs ten times as many.
+A few hundred examples each (times ``tests.helpers.SCALE``: ``HATSKIT_LONG=1`` runs ten times as many).
 """
 
 from __future__ import annotations
@@ -16,7 +16,6 @@ from __future__ import annotations
 import copy
 import dataclasses
 import json
-import os
 import random
 import time
 from typing import Any
@@ -28,9 +27,9 @@ from hypothesis import strategies as st
 import hatskit
 from hatskit import IllegalMoveError, InvalidMoveError, RecordError
 from hatskit.games.hats_off import KINDS, Call, Flip, Pass, Play, Wear, longest_game
+from tests.helpers import scaled
 
-LONG = os.environ.get("HATSKIT_LONG") == "1"
-EXAMPLES = 3000 if LONG else 300
+EXAMPLES = scaled(300)
 SETTINGS = settings(
     max_examples=EXAMPLES,
     deadline=None,
@@ -38,7 +37,7 @@ SETTINGS = settings(
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
     print_blob=True,
 )
-GAMES = 40 if LONG else 8  # whole games per test below (each one player count and option set)
+GAMES = scaled(8)  # whole games per test below (each one player count and option set)
 VARIANTS = [
     {"players": 2},
     {"players": 3},
@@ -223,7 +222,7 @@ def test_random_legal_play_ends_within_the_bound_and_every_position_loads_back()
 
 def test_thousands_of_random_games_end_within_the_bound() -> None:
     """Whole games on the state alone (no narration, no checks on the way): the bound is the point."""
-    games = 10_000 if LONG else 2_000
+    games = scaled(2_000)
     longest = {}
     for number in range(games):
         variant = VARIANTS[number % len(VARIANTS)]

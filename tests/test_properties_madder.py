@@ -36,9 +36,9 @@ from hatskit import HatskitError, IllegalMoveError, InvalidMoveError, RecordErro
 from hatskit.games.madder import DECLINE, DONE, Discard, HatAt, MoveHat, Play, Swap, Take, load_cards
 from hatskit.games.madder.components import DEFAULT_CARDS
 from hatskit.games.madder.moves import LINE
+from tests.helpers import scaled
 
-LONG = bool(os.environ.get("HATSKIT_LONG"))
-EXAMPLES = int(os.environ.get("HATSKIT_MADDER_EXAMPLES", 3000 if LONG else 300))
+EXAMPLES = int(os.environ.get("HATSKIT_MADDER_EXAMPLES", scaled(300)))
 SETTINGS = settings(
     max_examples=EXAMPLES,
     deadline=None,
