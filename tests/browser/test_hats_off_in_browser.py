@@ -212,14 +212,18 @@ def test_over_300_ms_each_way_a_click_at_250_or_350_ms_beats_a_400_ms_bot_and_lo
     assert time.monotonic() - started >= 4 * DELAY  # flip there and back, answer there and back: all slowed
     assert narrated_time(against_slow, "Ana") == round(clicked * 1000) / 1000  # the race's time is the click's
     expect(message).to_contain_text("Ben's play at 0.4 s is too late")
-    expect(race_pad(against_slow).locator(".hk-race-result")).to_have_text("You won 2 cards")
+    expect(race_pad(against_slow).locator(".hk-race-result")).to_have_text(
+        f"You won 2 cards. You played a fez from the hand at {narrated_time(against_slow, 'Ana'):g} s: a match!"
+    )
 
     clicked = click_fez_after(page, against_fast, QUICK)
     assert clicked == pytest.approx(QUICK, abs=0.001)
     message = against_fast.locator(".hk-message")
     expect(message).to_contain_text("Ben plays a fez from the hand at 0.1 s: a match! Ben wins the pile of 2 cards")
     assert narrated_time(against_fast, "Ana") == round(clicked * 1000) / 1000
-    expect(race_pad(against_fast).locator(".hk-race-result")).to_have_text("Ben won 2 cards")
+    result = race_pad(against_fast).locator(".hk-race-result")
+    expect(result).to_contain_text("Ben won 2 cards. Your play at")  # the pad says why the race went as it did
+    expect(result).to_contain_text("s faster)")
     assert network.forwarded > 0
 
 
@@ -234,7 +238,7 @@ def test_clicking_the_matching_card_wins_the_pile(
     expect(pad.locator(".hk-race-prompt")).to_contain_text("Match the fez!")
     fez_button(pad).click()
     expect(table.locator(".hk-message")).to_contain_text("a match! Ana wins the pile of 2 cards")
-    expect(pad.locator(".hk-race-result")).to_have_text("You won 2 cards")
+    expect(pad.locator(".hk-race-result")).to_contain_text("You won 2 cards. You played a fez from the hand at")
     expect(seats).to_contain_text("won 2 cards")
     expect(pad.locator(".hk-race-prompt")).to_contain_text("press F")  # the winner flips next (O2)
 
