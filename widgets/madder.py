@@ -85,6 +85,7 @@ class MadderTable(TableFrame):
         self.ability_prompt = html_line("hk-ability")
         self._hand: list[str] = []  # the hats on the hand buttons, in order
         self.picked: int | None = None  # the hand button clicked last
+        self.seen_round_end: int | None = None  # the ply whose round's end the reader has moved on from
         self.choice_box = column([])
         self.first_hat: HatAt | None = None  # the hat chosen in the first step of a many-choice ability
         self._choice_actions: list[Any] = []
@@ -172,7 +173,7 @@ class MadderTable(TableFrame):
         pressed *next round*): the last move scores a round and deals the next in one step, so without this
         the scored shops would vanish at once."""
         ply = self.shown_ply
-        if ply == 0 or ply == getattr(self, "seen_round_end", None):
+        if ply == 0 or ply == self.seen_round_end:
             return None
         scored = len(self.shown().view(None)["scores"])
         return scored if scored > len(self.game.state_at(ply - 1).view(None)["scores"]) else None
@@ -243,7 +244,7 @@ class MadderTable(TableFrame):
         """The hand button that was clicked for the selected hat: one of two identical hats, not both."""
         if self.selected is None:
             return None
-        index = getattr(self, "picked", None)
+        index = self.picked
         return (
             index
             if index is not None and index < len(hand) and hand[index] == self.selected
