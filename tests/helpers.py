@@ -5,20 +5,17 @@ from __future__ import annotations
 import json
 import os
 import random
-import re
 from collections import Counter
 from collections.abc import Iterator
 from typing import Any
 
-import ipywidgets as widgets
 import pytest
 
 import hatskit
 from hatskit.bots import Hint
 from hatskit.core import SeatView
 from hatskit.games.hats_off import Pass, Play, all_cards
-from widgets import HatsTable
-from widgets.batch import state_leaves
+from widgets import HatsTable, ui
 from widgets.parts import is_shown
 
 # ------------------------------------------------------------------ every game: how much randomised tests run
@@ -116,7 +113,7 @@ def tea_table(table: HatsTable) -> list[str]:
     return [button.description for button in table.position_buttons]
 
 
-def marked(buttons: list[widgets.Button], mark: str) -> set[int]:
+def marked(buttons: list[ui.Button], mark: str) -> set[int]:
     """The 1-based indexes of the buttons carrying the CSS class ``mark``."""
     return {index for index, button in enumerate(buttons, start=1) if mark in button._dom_classes}
 
@@ -144,29 +141,31 @@ def play_first_option(table: HatsTable) -> None:
         table.black_hat_button.click()
 
 
-def walk(widget: widgets.Widget) -> Iterator[widgets.Widget]:
-    """The widget and every widget it holds (children, layout, style, ...), each once."""
-    seen: set[str] = set()
-    stack = [widget]
-    while stack:
-        current = stack.pop()
-        if current.model_id in seen:
-            continue
-        seen.add(current.model_id)
-        yield current
-        for name in current.keys:
-            stack += [value for value in state_leaves(getattr(current, name)) if isinstance(value, widgets.Widget)]
+def walk(part: ui.Part | ui.Surface) -> Iterator[ui.Part]:
+    """The part (a view's root) and every part inside it."""
+    return (part.root if isinstance(part, ui.Surface) else part).parts()
 
 
-def shown_strings(table: HatsTable) -> list[str]:
-    """Every string trait of every widget in the table: descriptions, tooltips, values, classes..."""
-    return [
-        value
-        for widget in walk(table)
-        for name in widget.keys
-        for value in state_leaves(getattr(widget, name))
-        if isinstance(value, str)
-    ]
+def page_tree(view: ui.Surface) -> dict[str, Any]:
+    """What the page has of ``view`` once the kernel sends it: its tree of parts (widgets/ui.py)."""
+    view.flush()
+    return view.tree
+
+
+def shown_strings(view: ui.Surface) -> list[str]:
+    """Every string the page gets of ``view``: texts, tooltips, values, classes, a custom part's traits..."""
+    return [value for value in _leaves(page_tree(view)) if isinstance(value, str)]
+
+
+def _leaves(value: Any) -> Iterator[Any]:
+    if isinstance(value, list | tuple):
+        for item in value:
+            yield from _leaves(item)
+    elif isinstance(value, dict):
+        for item in value.values():
+            yield from _leaves(item)
+    else:
+        yield value
 
 
 # ------------------------------------------------------------------ Hats Off!
@@ -212,28 +211,17 @@ def with_deck(data: dict[str, Any], deck_top: list[str]) -> dict[str, Any]:
     return data | {"deck": rest + deck_top, "pile": []}
 
 
-def widget_states(root: widgets.Widget) -> list[tuple[str, dict[str, Any]]]:
-    """Every widget of the tree with its synced state, references to other widgets blanked (their ids differ)."""
-    found = []
-
-    def walk(widget: widgets.Widget) -> None:
-        state = widget.get_state()
-        kept = {key: _blank_refs(value) for key, value in state.items() if key not in ("layout", "style")}
-        found.append((type(widget).__name__, kept))
-        for child in getattr(widget, "children", ()):
-            walk(child)
-
-    walk(root)
-    return found
+def widget_states(root: ui.Part | ui.Surface) -> Any:
+    """What the page gets of ``root`` (a view, or a part of one), with the parts' ids blanked (they differ)."""
+    node = page_tree(root) if isinstance(root, ui.Surface) else root.node()
+    return _blank_ids(node)
 
 
-def _blank_refs(value: Any) -> Any:
-    if isinstance(value, str):
-        return re.sub(r"IPY_MODEL_\w+", "IPY_MODEL", value)
+def _blank_ids(value: Any) -> Any:
     if isinstance(value, list | tuple):
-        return [_blank_refs(item) for item in value]
+        return [_blank_ids(item) for item in value]
     if isinstance(value, dict):
-        return {key: _blank_refs(item) for key, item in value.items()}
+        return {key: _blank_ids(item) for key, item in value.items() if key != "id"}
     return value
 
 

@@ -141,7 +141,7 @@ def test_most_points_now_judges_against_the_best_move(game: Game) -> None:
 
 
 def test_front_ends_without_widgets_get_the_prompt_and_position(exercise: MoveExercise) -> None:
-    bundle = exercise._repr_mimebundle_()
+    bundle, _ = exercise._repr_mimebundle_()  # anywidget answers (data, metadata)
     assert "Find an exchange onto position 3." in bundle["text/html"]
     assert exercise.board.value in bundle["text/html"]
     assert "application/vnd.jupyter.widget-view+json" in bundle

@@ -15,11 +15,11 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any, Self
 
-import ipywidgets as widgets
 import pytest
 
 import hatskit
 from hatskit.core import Event, Game, GameSpec, InvalidMoveError, Outcome, ScoreLine, ScoreSheet
+from widgets import ui
 from widgets.frame import BOT, TableFrame
 from widgets.parts import is_shown
 from widgets.scheduler import ManualClock
@@ -136,10 +136,10 @@ class SnapTable(TableFrame):
     default_seats = ("reader", "random", "random")
     can_undo = can_hint = can_step = False
 
-    def build_table(self) -> list[widgets.Widget]:
-        self.tap_button = widgets.Button(description="tap", tooltip="tap: be the first")
+    def build_table(self) -> list[ui.Part]:
+        self.tap_button = ui.Button(description="tap", tooltip="tap: be the first")
         self.tap_button.on_click(lambda _: self.try_move(f"tap{self.viewer}"))
-        self.wins_line = widgets.HTML()
+        self.wins_line = ui.HTML()
         return [self.tap_button, self.wins_line]
 
     def show_table(self, view: dict[str, Any]) -> None:
@@ -162,7 +162,7 @@ def new_game() -> Game:
     return hatskit.new_game("snap", seed=1)
 
 
-def text(line: widgets.HTML) -> str:
+def text(line: ui.HTML) -> str:
     return " ".join(html.unescape(re.sub(r"<[^>]+>", " ", line.value)).split())
 
 
@@ -203,7 +203,7 @@ def test_a_race_view_switches_off_undo_hint_and_step_through() -> None:
 def test_the_set_up_row_derives_the_option_controls_from_the_options_dataclass() -> None:
     table = SnapTable(new_game(), clock=ManualClock())
     box = table.setup.option_boxes["rounds_to_win"]
-    assert isinstance(box, widgets.IntText) and box.value == 2 and box.description == "rounds to win"
+    assert isinstance(box, ui.IntText) and box.value == 2 and box.description == "rounds to win"
     assert box.tooltip == "rounds to win: a toy option, to show the set-up row derives its controls"
     box.value = 3
     table.setup.new_game_button.click()

@@ -1,76 +1,94 @@
-"""The parts tables are built of: shared styles and layouts that refuse to change, and hiding by class."""
+"""The parts views are built of (widgets/ui.py, widgets/parts.py): one widget model per view, one message a move."""
 
 from __future__ import annotations
 
-import ipywidgets as widgets
+from collections.abc import Callable
+from typing import Any
+
 import pytest
 from ipywidgets.widgets.widget import _instances
-from ipywidgets.widgets.widget_description import DescriptionStyle
 
 import hatskit
-from widgets import HatsTable, SombreroTable
-from widgets.batch import opened_whole
-from widgets.parts import HIDDEN, html_line, is_shown, named_button, shared, show, style_of
+from tests.helpers import page_tree, shown_strings
+from widgets import HatsOffTable, HatsTable, MadderTable, SombreroTable, ui
+from widgets.exercise import MoveExercise
+from widgets.parts import HIDDEN, View, is_shown, named_button, show
 from widgets.style import WIDGET_CSS
 
-
-def test_the_same_settings_give_the_same_part_and_other_settings_another() -> None:
-    assert shared(widgets.Layout, width="auto") is shared(widgets.Layout, width="auto")
-    assert shared(widgets.Layout, width="auto") is not shared(widgets.Layout)
-    assert shared(widgets.Layout, width="12em").width == "12em"
-    assert style_of(widgets.Text, description_width="initial") is style_of(widgets.Text, description_width="initial")
-    assert isinstance(style_of(widgets.Dropdown), DescriptionStyle)
-
-
-@pytest.mark.parametrize("change", [("display", "none"), ("width", "3em")])
-def test_a_shared_layout_refuses_to_change_with_a_sentence(change: tuple[str, str]) -> None:
-    layout = named_button("undo", "one move back", lambda: None).layout
-    with pytest.raises(AttributeError, match=f"shared by many widgets and cannot change \\({change[0]}="):
-        setattr(layout, *change)
-    assert layout.display is None and layout.width == "auto"
+TABLES: dict[str, Callable[[], ui.Surface]] = {
+    "hats": lambda: HatsTable(hatskit.new_game("hats", players=4, seed=1), ("reader", "greedy", "greedy", "greedy")),
+    "sombrero": lambda: SombreroTable(hatskit.new_game("sombrero", seed=1), ("reader", "greedy")),
+    "hats-off": lambda: HatsOffTable(hatskit.new_game("hats-off", players=4, seed=1)),
+    "madder": lambda: MadderTable(hatskit.new_game("madder", players=3, seed=1), ("reader", "greedy", "greedy")),
+    "exercise": lambda: MoveExercise(hatskit.new_game("hats", players=3, seed=1), "Try a move", seat=0),
+}
 
 
-def test_a_shared_style_refuses_to_change() -> None:
-    style = html_line("hk-status").style
-    with pytest.raises(AttributeError, match="cannot change"):
-        style.font_size = "40px"
+@pytest.mark.parametrize("name", TABLES)
+def test_a_view_is_at_most_a_dozen_widget_models(name: str) -> None:
+    """Issue 28: a table was 57-132 models for the page to load; now its parts travel in one model's state."""
+    before = set(_instances)
+    TABLES[name]()
+    made = [widget for key, widget in _instances.items() if key not in before]
+    assert len(made) <= 12, [type(widget).__name__ for widget in made]
 
 
-def test_a_shared_part_made_before_its_widgets_open_still_refuses_changes() -> None:
-    """Sealed before anything read its synced traits (widgets/batch.py's opened_whole), it once recursed forever."""
-    with opened_whole():
-        layout = shared(widgets.Layout, width="3.25em")
-        with pytest.raises(AttributeError, match="cannot change"):
-            layout.width = "1em"
-    assert layout.comm is not None and layout.width == "3.25em"
+def sends(view: ui.Surface) -> list[dict[str, Any]]:
+    """The trees the kernel sends ``view``'s page from now on, one per message."""
+    sent: list[dict[str, Any]] = []
+    view.observe(lambda change: sent.append(change["new"]), names="tree")
+    return sent
 
 
-def test_show_hides_by_class_and_leaves_the_shared_layout_alone() -> None:
+def test_a_move_is_one_message_from_the_page_and_one_back() -> None:
+    table = HatsTable(hatskit.new_game("hats", players=3, seed=7), ("reader", "greedy", "greedy"), bot_delay=0)
+    sent = sends(table)
+    table.press(table.hand_buttons[0], do="click")  # pick up a card
+    assert len(sent) == 1
+    legal = [button for button in table.position_buttons if "hk-legal" in button._dom_classes]
+    target = legal[0] if legal else table.black_hat_button
+    table.press(target, do="click")  # play it: the bots answer inside the same message
+    assert len(sent) == 2 and table.game.ply >= 3
+
+
+def test_an_unknown_or_malformed_message_changes_nothing() -> None:
+    table = TABLES["hats"]()
+    before = page_tree(table)
+    for content in [{"id": 10**9, "do": "click"}, {"do": "click"}, "click", {"id": table.slider.uid, "value": "many"}]:
+        table._received(table, content, [])
+    assert page_tree(table) == before
+
+
+def test_a_field_takes_only_a_value_of_its_kind() -> None:
+    table = TABLES["hats"]()
+    table.press(table.slider, value=10**6)  # beyond the history: refused
+    table.press(table.setup.players_box, value=7)  # no 8th choice
+    assert table.slider.value == 0 and table.setup.players_box.value == 4
+
+
+def test_the_page_gets_a_tooltip_text_and_classes_for_each_button() -> None:
+    view = View([named_button("hint", "ask the strong bot", lambda: None, primary=True)])
+    (root,) = [page_tree(view)]
+    (button,) = root["kids"]
+    assert (button["t"], button["text"], button["primary"]) == ("button", "hint", True)
+    assert button["tip"] == "ask the strong bot"
+    assert "ask the strong bot" in shown_strings(view)
+
+
+def test_show_hides_by_class_and_the_style_sheet_hides_that_class() -> None:
     first, second = named_button("a", "a", lambda: None), named_button("b", "b", lambda: None)
     show(first, False)
     assert not is_shown(first) and HIDDEN in first._dom_classes and is_shown(second)
-    assert first.layout is second.layout and first.layout.display is None
     show(first, True)
     assert is_shown(first) and HIDDEN not in first._dom_classes
-
-
-def test_the_style_sheet_hides_what_show_hides() -> None:
     assert f".{HIDDEN} {{ display: none !important; }}" in WIDGET_CSS
 
 
-@pytest.mark.parametrize(
-    ("make", "most"),
-    [
-        (lambda: HatsTable(hatskit.new_game("hats", players=3, seed=1), ("reader", "greedy", "greedy")), 115),
-        (lambda: SombreroTable(hatskit.new_game("sombrero", seed=1), ("reader", "greedy")), 150),
-    ],
-)
-def test_a_table_is_few_widgets_for_the_page_to_load(make, most: int) -> None:
-    """Each widget is a model the page loads (issue 9): a Hats table was 226 and then 162, a Sombrero table 361 and
-    then 177; most of the difference was a layout or a style of their own for each."""
-    before = set(_instances)
-    make()
-    made = [widget for key, widget in _instances.items() if key not in before]
-    layouts = [widget for widget in made if isinstance(widget, widgets.Layout)]
-    assert len(made) <= most, len(made)
-    assert len(layouts) <= 15, len(layouts)
+def test_a_dropdown_keeps_its_value_among_new_options_or_takes_the_first() -> None:
+    box = ui.Dropdown(options=[("Ana", 0), ("Ben", 1)], value=1)
+    box.options = [("Ben", 1), ("Cleo", 2)]
+    assert box.value == 1
+    box.options = [("Dev", 3)]
+    assert box.value == 3
+    with pytest.raises(Exception, match="not one of the choices"):
+        box.value = 9

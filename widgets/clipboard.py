@@ -1,6 +1,6 @@
 """A clipboard for the kernel: what it is given goes to the reader's clipboard and shows in a box.
 
-ipywidgets cannot reach the clipboard; this anywidget (``clipboard.js``)
+The kernel cannot reach the clipboard; this part's script (``clipboard.js``)
 can. Nothing reaches the browser before :meth:`Clipboard.copy` is called, so
 a position code (which holds hidden cards) is sent only when a teacher asks
 for it.
@@ -8,10 +8,9 @@ for it.
 
 from __future__ import annotations
 
-import pathlib
-
-import anywidget
 import traitlets
+
+from widgets import ui
 
 CLIPBOARD_CSS = """
 .hk-copy { display: none; align-items: center; gap: 6px; }
@@ -20,17 +19,16 @@ CLIPBOARD_CSS = """
 """
 
 
-class Clipboard(anywidget.AnyWidget):
+class Clipboard(ui.Custom):
     """Copies text (a query such as "?seed=42" becomes the page's full link) and shows it."""
 
-    _esm = pathlib.Path(__file__).with_name("clipboard.js")
-    _css = CLIPBOARD_CSS
+    script = "clipboard.js"
+    css_text = CLIPBOARD_CSS
     text = traitlets.Unicode("").tag(sync=True)
     copies = traitlets.Int(0).tag(sync=True)
     label = traitlets.Unicode("the text last copied").tag(sync=True)
 
     def copy(self, text: str) -> None:
-        """Send ``text`` to the reader's clipboard (and the box beside the buttons)."""
-        with self.hold_sync():  # one message: the box never copies the old text
-            self.text = text
-            self.copies += 1
+        """Send ``text`` to the reader's clipboard (and the box beside the buttons), in the view's next message."""
+        self.text = text
+        self.copies += 1

@@ -17,11 +17,11 @@ import html
 from collections.abc import Callable, Sequence
 from typing import Any
 
-import ipywidgets as widgets
+from widgets import ui
 
 from hatskit import Game, HatskitError
 from hatskit.drawing import event_html
-from widgets.parts import html_line, named_button, row, shared, style_of
+from widgets.parts import View, html_line, named_button, row
 
 Goal = Callable[[Game, Any], tuple[bool, str]]
 """``goal(game_before, move) -> (met, explanation)``, asked only about legal moves."""
@@ -29,7 +29,7 @@ Goal = Callable[[Game, Any], tuple[bool, str]]
 PICK_PROMPT = "(pick a move)"
 
 
-class MoveExercise(widgets.VBox):
+class MoveExercise(View):
     """A position, a move box with *Try* and *Reset*, and a feedback line."""
 
     def __init__(
@@ -49,31 +49,33 @@ class MoveExercise(widgets.VBox):
         self.prompt_text = prompt
         self.prompt = html_line("", f"<p><b>{html.escape(prompt)}</b></p>" if prompt else "")
         self.board = html_line("", self._board_html(self.start))
-        self.text = widgets.Text(
+        self.text = ui.Text(
             placeholder="your move",
             description="Move:",
-            layout=shared(widgets.Layout, width="16em"),
-            style=style_of(widgets.Text),
+            css="width: 16em",
         )
         self.choices = self._choice_box(choices)
         self.try_button = named_button("Try", "try this move", self._try_typed, width=None, primary=True)
         self.reset_button = named_button("Reset", "back to the starting position", self.reset, width=None)
         self.feedback = html_line("")
         controls = [box for box in (self.choices, self.text, self.try_button, self.reset_button) if box is not None]
-        super().__init__([self.prompt, self.board, row(controls), self.feedback], layout=shared(widgets.Layout))
+        super().__init__([self.prompt, self.board, row(controls), self.feedback])
+        self.add_class("hk")
+        self.flush()
 
     def __repr__(self) -> str:
         return f"<MoveExercise {self.start.game_id}: {self.prompt_text}>"
 
-    def _repr_mimebundle_(self, **kwargs: Any) -> dict[str, Any]:
+    def _repr_mimebundle_(self, **kwargs: Any) -> Any:
         """The live widget, plus the prompt and starting position as static HTML.
 
         Front ends that cannot run widgets (GitHub, a notebook opened without a
         kernel) show the static HTML instead, so the puzzle stays readable.
         """
         bundle = super()._repr_mimebundle_(**kwargs)
-        bundle["text/html"] = self.prompt.value + self._board_html(self.start)
-        return bundle
+        data, metadata = bundle if isinstance(bundle, tuple) else (bundle, {})  # anywidget adds metadata
+        data = {**data, "text/html": self.prompt.value + self._board_html(self.start)}
+        return (data, metadata) if isinstance(bundle, tuple) else data
 
     def _try_typed(self) -> None:
         self.try_move(self.text.value)
@@ -117,15 +119,13 @@ class MoveExercise(widgets.VBox):
         """The whole position, or only what ``seat`` may see."""
         return game.spec.render(game.state, self.seat)
 
-    def _choice_box(self, choices: Sequence[str]) -> widgets.Dropdown | None:
+    def _choice_box(self, choices: Sequence[str]) -> ui.Dropdown | None:
         if not choices:
             return None
-        box = widgets.Dropdown(
+        box = ui.Dropdown(
             options=[PICK_PROMPT, *choices],
             value=PICK_PROMPT,
             description="Pick:",
-            layout=shared(widgets.Layout),
-            style=style_of(widgets.Dropdown),
         )
         box.observe(self._copy_choice, names="value")
         return box

@@ -32,13 +32,10 @@ controls off where they make no sense (mid-race).
 
 Who may act comes from ``game.acting``: several seats may act at once, and
 every acting bot gets its move scheduled. Every change of the game goes
-through ``game.play`` and ``game.undo``; the widget tree is built once and
-only its values and classes change afterwards. What one click, or one bot's
-move, changes reaches the page as one message (:mod:`widgets.batch`); the
-table itself reaches it whole, each widget opened once with the state of the
-first showing (``opened_whole``); and the tables' parts share one style and
-one layout widget instead of a copy each (:mod:`widgets.parts`), so a page has
-fewer widgets and messages to load.
+through ``game.play`` and ``game.undo``; the parts are built once and only
+their values and classes change afterwards. The whole table is one widget
+model (:class:`widgets.parts.View`): what one click, or one bot's move,
+changes reaches the page as one message.
 
 Bots think at low CPU priority (:mod:`widgets.thinking`) and are paced by a
 :class:`~widgets.scheduler.Scheduler`: with ``bot_delay``
@@ -59,14 +56,12 @@ from collections.abc import Sequence
 from functools import partial
 from typing import Any, ClassVar, Self
 
-import ipywidgets as widgets
+from widgets import ui
 
 import hatskit
 from hatskit.bots import Bot, make_bot
 from hatskit.core import Event, Game, GameSpec
 from hatskit.drawing import event_html, move_list_html, score_panel_html
-from widgets.access import TableAccess
-from widgets.batch import channel, opened_whole
 from widgets.clipboard import Clipboard
 from widgets.links import (
     LinkError,
@@ -77,11 +72,10 @@ from widgets.links import (
     table_from_query,
     teacher_from_query,
 )
-from widgets.parts import column, html_line, named_button, row, set_marks, shared, show, style_of
+from widgets.parts import View, column, html_line, named_button, row, set_marks, show
 from widgets.scheduler import ManualClock, Scheduler
 from widgets.seats import SeatGuard
-from widgets.setup import READER, SEAT_KINDS, WIDE, SetupRow, bot_name, check_seats
-from widgets.style import style_html
+from widgets.setup import READER, SEAT_KINDS, SetupRow, bot_name, check_seats
 from widgets.thinking import think
 
 __all__ = ["READER", "SEAT_KINDS", "TableFrame", "check_seats"]
@@ -89,7 +83,7 @@ __all__ = ["READER", "SEAT_KINDS", "TableFrame", "check_seats"]
 BOT = "bot"  # the scheduler's tag for bots' moves
 
 
-class TableFrame(widgets.VBox):
+class TableFrame(View):
     """A game at a table: the table area a subclass fills, and the shared controls around it."""
 
     game_id: ClassVar[str]  # the game a subclass draws
@@ -121,10 +115,9 @@ class TableFrame(widgets.VBox):
     ) -> None:
         self._check_game(game)
         self.teacher = teacher  # the teacher's screen: it alone offers the view of every hand (widgets/seats.py)
-        channel()  # a click's or a bot's changes reach the page as one message (widgets/batch.py)
-        with opened_whole():  # and the table as built and shown, not as made and then changed
-            super().__init__()
-            self._build(game, seats, bot_delay, seed, clock)
+        super().__init__()
+        self._build(game, seats, bot_delay, seed, clock)
+        self.flush()
 
     def _build(
         self, game: Game, seats: Sequence[str] | None, bot_delay: float, seed: int, clock: ManualClock | None
@@ -153,16 +146,16 @@ class TableFrame(widgets.VBox):
             linked, problem = table_from_query(cls.game_id, query, cls.default_seats if seats is None else seats), None
         except LinkError as error:
             linked, problem = None, error
-        with opened_whole():
-            table = cls(game, seats, **kwargs) if linked is None else cls(*linked, **kwargs)
-            if problem is not None:
-                table.say(f"This page's link could not be used ({problem}), so here is the usual table.", error=True)
-            table.add_class("hk-main")  # the page's play table: the skip link leads here
+        table = cls(game, seats, **kwargs) if linked is None else cls(*linked, **kwargs)
+        if problem is not None:
+            table.say(f"This page's link could not be used ({problem}), so here is the usual table.", error=True)
+        table.add_class("hk-main")  # the page's play table: the skip link leads here
+        table.flush()
         return table
 
     # -- what a subclass writes -------------------------------------------------
 
-    def build_table(self) -> list[widgets.Widget]:
+    def build_table(self) -> list[ui.Part]:
         """Build the game's widgets; return the rows of the table area."""
         raise NotImplementedError
 
@@ -522,12 +515,12 @@ class TableFrame(widgets.VBox):
         side.add_class("hk-side")
         play = row([self.table_area, side])  # side by side on a wide screen, one above the other on a phone
         play.add_class("hk-play")
-        self.children = [html_line("", style_html()), self.setup, self.status, self.guard, play, self.message]
-        self.children += (self._build_controls(), self._build_share(), TableAccess())
+        self.children = [self.setup, self.status, self.guard, play, self.message]
+        self.children += (self._build_controls(), self._build_share())
         self.add_class("hk")
         self.add_class("hk-table")
 
-    def _build_controls(self) -> widgets.HBox:
+    def _build_controls(self) -> ui.HBox:
         self.first_button = named_button("first", "the position before the first move", lambda: self.go_to(0))
         self.back_button = named_button("back", "one move back", lambda: self.go_to(self.shown_ply - 1))
         self.forward_button = named_button("forward", "one move forward", lambda: self.go_to(self.shown_ply + 1))
@@ -535,16 +528,14 @@ class TableFrame(widgets.VBox):
         self.undo_button = named_button("undo", "take back to your previous decision", self.undo)
         self.hint_button = named_button("hint", "ask the strong bot for a move", self.ask_hint)
         self.line_button = named_button("back to the original game", LINE_TIP, self.switch_line)
-        # The move number is in the description, set with the rest of the table: the slider's own readout
-        # makes the page lay itself out again after each move, to check that the number fits.
-        self.slider = widgets.IntSlider(
+        # The move number is in the description ("move 3"), set with the rest of the table.
+        self.slider = ui.IntSlider(
             0,
             min=0,
             max=0,
             description="move 0",
             tooltip="moves played so far",
             readout=False,
-            style=style_of(widgets.IntSlider, description_width="5.5em"),
         )
         self.slider.observe(self._slider_moved, names="value")
         steps = [self.first_button, self.back_button, self.forward_button, self.last_button, self.slider]
@@ -553,14 +544,12 @@ class TableFrame(widgets.VBox):
             show(control, wanted)
         return row([*steps, self.undo_button, self.hint_button, self.line_button])
 
-    def _build_share(self) -> widgets.VBox:
+    def _build_share(self) -> ui.VBox:
         """Copy link, copy position, and a box to load a position from its code, with the clipboard's box."""
         self.clipboard = Clipboard(label="the link or code last copied")
-        self.code_box = widgets.Text(
+        self.code_box = ui.Text(
             description="position code",
             placeholder="paste a code",
-            style=style_of(widgets.Text, **WIDE),
-            layout=shared(widgets.Layout),
         )
         self.code_box.tooltip = f"a position code to load. {POSITION_SECRET}"
         buttons = [

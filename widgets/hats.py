@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-import ipywidgets as widgets
+from widgets import ui
 
 from hatskit.drawing import back_html, escape
 from hatskit.games.hats import (
@@ -52,7 +52,7 @@ class HatsTable(TableFrame):
 
     # -- building (once) ---------------------------------------------------------
 
-    def build_table(self) -> list[widgets.Widget]:
+    def build_table(self) -> list[ui.Part]:
         players = len(self.game.seat_names)
         positions = range(1, len(self.game.view(None)["table"]) + 1)
         self.position_buttons = [_card_button(lambda p=p: self.play_selected(f"{{card}}@{p}")) for p in positions]
@@ -72,13 +72,13 @@ class HatsTable(TableFrame):
             row([self.black_hat_button, self.optional_button, self.give_back_button]),
         ]
 
-    def _action_button(self, name: str, template: str) -> widgets.Button:
+    def _action_button(self, name: str, template: str) -> ui.Button:
         """A button that plays ``template`` with the selected card; its tooltip says what and why."""
         button = named_button(name, ACTION_TIPS[name], lambda: self.play_selected(template))
         button.add_class("hk-action")
         return button
 
-    def _labelled_positions(self) -> list[widgets.VBox]:
+    def _labelled_positions(self) -> list[ui.VBox]:
         return [
             column([button, html_line("hk-poslabel", str(position))])
             for position, button in enumerate(self.position_buttons, start=1)
@@ -130,7 +130,7 @@ class HatsTable(TableFrame):
             button.disabled = over
 
     @property
-    def action_buttons(self) -> list[widgets.Button]:
+    def action_buttons(self) -> list[ui.Button]:
         return [self.black_hat_button, self.optional_button, self.give_back_button]
 
     def _show_tea_table(self, view: dict[str, Any], table_before: list[str], hint: Any) -> None:
@@ -249,12 +249,12 @@ def _card_order(card: str) -> tuple[int, int]:
     return KINDS.index(card[0]), int(card[1:])
 
 
-def _show_card(button: widgets.Button, card: str | None, tooltip: str, marks: list[str]) -> None:
+def _show_card(button: ui.Button, card: str | None, tooltip: str, marks: list[str]) -> None:
     """Show ``card`` (symbol and value, coloured by type) on ``button``, or hide an empty slot: one message."""
     kind_class = [f"hk-k-{KIND_NAMES[card[0]]}", "hk-card"] if card else []
     set_face(button, card or "", tooltip if card else "", kind_class + marks, CARD_CLASSES, visible=bool(card))
 
 
-def _card_button(action: Callable[[], None]) -> widgets.Button:
+def _card_button(action: Callable[[], None]) -> ui.Button:
     """A card-sized button, blank until a card is shown on it (sized by the style sheet)."""
     return named_button("", "", action, width=None)

@@ -31,7 +31,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar, cast
 
-import ipywidgets as widgets
+from widgets import ui
 
 from hatskit.bots import Bot
 from hatskit.core import Event, Game
@@ -40,10 +40,9 @@ from hatskit.games.hats_off import KIND_NAMES, MAX_RACES, Call, Flip, HatsOffMov
 from hatskit.games.hats_off.bots import LEVELS, RacerBot
 from hatskit.games.hats_off.render import view_html
 from widgets.frame import BOT, READER, TableFrame
-from widgets.parts import html_line, named_button, row, show, style_of
+from widgets.parts import html_line, named_button, row, show
 from widgets.race import WEAR, Answer, RacePad, loose_cards
 from widgets.scheduler import ManualClock, Timer
-from widgets.setup import WIDE
 
 MODES = ("race", "step")
 MATCH = "a match!"  # how the rules' narration tells a matching play
@@ -165,32 +164,29 @@ class HatsOffTable(TableFrame):
 
     # -- building (again only when the player count changes) -------------------------------
 
-    def build_table(self) -> list[widgets.Widget]:
+    def build_table(self) -> list[ui.Part]:
         self.seat_rows = html_line("hk-ho-seats")
         if self.mode == "race":
             self.pad = RacePad(self.answered, timeout=self.answer_seconds)
             levels = [("as each seat says", None), *((f"{name} ({level.who})", name) for name, level in LEVELS.items())]
-            self.level_box = widgets.Dropdown(
+            self.level_box = ui.Dropdown(
                 options=levels,
                 value=self.level,
                 description="bots react like",
-                style=style_of(widgets.Dropdown, **WIDE),
             )
             self.level_box.tooltip = "how fast every bot reacts, from a young child to a practised adult"
             self.level_box.observe(lambda change: self.set_level(change["new"]), names="value")
             return [self.pad, self.seat_rows, self.level_box]
         self.picture = html_line("hk-ho-picture")
-        wide = style_of(widgets.Dropdown, **WIDE)
-        self.seat_box = widgets.Dropdown(description="who", tooltip="the player who acts now", style=wide)
-        self.move_box = widgets.Dropdown(description="does", tooltip="what that player does", style=wide)
-        self.time_box = widgets.BoundedFloatText(
+        self.seat_box = ui.Dropdown(description="who", tooltip="the player who acts now")
+        self.move_box = ui.Dropdown(description="does", tooltip="what that player does")
+        self.time_box = ui.BoundedFloatText(
             value=0.5,
             min=0,
             max=999.999,
             step=0.05,
             description="after (s)",
             tooltip=TIME_TIP,
-            style=style_of(widgets.BoundedFloatText, **WIDE),
         )
         self.play_button = named_button("play", "play the chosen move", self.play_chosen)
         self.seat_box.observe(lambda _: self._show_moves(), names="value")

@@ -2,28 +2,31 @@
 
     >>> on_request("open this game on a table", lambda: HatsTable(replay, seats=("reader", "greedy", "strong")))
 
-Voilà sends a page only once every cell has run, and a table is some 170
-widgets for the kernel to make and the browser to load before the first table
-of the page answers a click. A replay at the end of a notebook waits behind
-one button instead: the page opens about a table's worth sooner (issue 9),
-and pressing the button builds the table in its place.
+Voilà sends a page only once every cell has run. A replay at the end of a
+notebook waits behind one button instead of being set up (its game replayed,
+its bots made) while the page opens; pressing the button builds the table in
+its place. The place is one ipywidgets box around the button's view, so the
+table can take the button's place on the page.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
-import ipywidgets as widgets
+import ipywidgets
 
-from widgets.parts import column, named_button
+from widgets.parts import View, named_button
 
 
-def on_request(label: str, build: Callable[[], widgets.Widget]) -> widgets.VBox:
+def on_request(label: str, build: Callable[[], ipywidgets.Widget]) -> ipywidgets.VBox:
     """A button named ``label`` that, pressed, is replaced by what ``build`` returns."""
 
     def open_it() -> None:
         place.children = (build(),)
 
     tooltip = "show the finished game on a table you can step through"
-    place = column([named_button(label, tooltip, open_it, primary=True)])  # made with its child: one message
+    button = View([named_button(label, tooltip, open_it, primary=True)])
+    button.add_class("hk")
+    button.flush()
+    place = ipywidgets.VBox([button])
     return place

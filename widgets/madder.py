@@ -23,7 +23,7 @@ from collections.abc import Sequence
 from functools import partial
 from typing import Any
 
-import ipywidgets as widgets
+from widgets import ui
 
 from hatskit.core import EndPhase, ScoreLine
 from hatskit.drawing import back_html, escape
@@ -50,13 +50,13 @@ STYLE_CLASSES = tuple(f"hk-s-{index}" for index in range(8))  # a hat's colour, 
 HAND_MARKS = (*MARKS, *STYLE_CLASSES)
 HAND_SLOTS = 8  # more than a hand ever holds: 3 dealt, at most one more from an ability
 WIDGET_CSS = """
-.hk-table .jupyter-button.hk-hatbtn { width: auto; min-width: 5em; height: 2.6em; padding: 0 6px; font-size: .95em; }
+.hk-table .hk-btn.hk-hatbtn { width: auto; min-width: 5em; height: 2.6em; padding: 0 6px; font-size: .95em; }
 .hk-table .hk-hat { width: auto; min-width: 4.4em; padding: 0 7px; white-space: nowrap; }
-.hk-table .jupyter-button.hk-hatbtn { color: #222; }  /* a hat is a light card in both themes: dark words */
+.hk-table .hk-btn.hk-hatbtn { color: #222; }  /* a hat is a light card in both themes: dark words */
 .hk-table .hk-seat .hk-hat { width: auto; height: 2.4em; padding: 0 6px; }
 .hk-table .hk-seatrow { flex-wrap: wrap; align-items: flex-start; }
-.hk-table .hk-seatrow > .jupyter-button { flex: none; }
-.hk-table .jupyter-button.hk-choice { height: auto; min-height: 2em; white-space: normal; text-align: left; }
+.hk-table .hk-seatrow > .hk-btn { flex: none; }
+.hk-table .hk-btn.hk-choice { height: auto; min-height: 2em; white-space: normal; text-align: left; }
 .hk-table .hk-rounds td, .hk-table .hk-rounds th { padding: 1px 8px; text-align: center; }
 .hk-table .hk-standin { color: #6a4b00; font-style: italic; }
 .hk-table .hk-roundend h4 { margin: 4px 0; }
@@ -73,7 +73,7 @@ class MadderTable(TableFrame):
 
     # -- building (once) ---------------------------------------------------------
 
-    def build_table(self) -> list[widgets.Widget]:
+    def build_table(self) -> list[ui.Part]:
         players = len(self.game.seat_names)
         self.round_info = html_line("hk-info")
         self.line_row = html_line("hk-line")
@@ -110,17 +110,17 @@ class MadderTable(TableFrame):
             self.round_table,
         ]
 
-    def _target_button(self, seat: int) -> widgets.Button:
+    def _target_button(self, seat: int) -> ui.Button:
         name = self.game.seat_names[seat]
         tip = f"play the selected hat into {name}'s inventory (M3; at the end of the round your own only, M4)"
         return named_button(f"into {name}'s inventory", tip, lambda: self.play_selected(seat))
 
-    def _hand_button(self, index: int) -> widgets.Button:
+    def _hand_button(self, index: int) -> ui.Button:
         button = named_button("", "", lambda: self.pick(index), width=None)
         button.add_class("hk-hatbtn")
         return button
 
-    def _choice_buttons(self, count: int) -> list[widgets.Button]:
+    def _choice_buttons(self, count: int) -> list[ui.Button]:
         """At least ``count`` choice buttons: the pool grows when an ability offers more choices than ever."""
         pool = list(self.choice_box.children)
         while len(pool) < count:
@@ -309,7 +309,7 @@ class MadderTable(TableFrame):
         )
 
 
-def _seat_box(button: widgets.Button, cards: widgets.HTML) -> widgets.HBox:
+def _seat_box(button: ui.Button, cards: ui.HTML) -> ui.HBox:
     """A seat's button (play the selected hat there) beside its row; on a narrow screen the row wraps below."""
     box = row([button, cards])
     box.add_class("hk-seatrow")

@@ -246,4 +246,3 @@ function render({ model, el }) {
   };
 }
 
-export default { render };

@@ -2,8 +2,8 @@
 
 On Binder or a school network a click reaches the kernel 100-300 ms after it
 was made, and a flipped card reaches the screen later still. Timed at the
-kernel, every race would go to a fast bot. So the pad (``race.js``, an
-anywidget ES module beside this class) starts a stopwatch when a decision
+kernel, every race would go to a fast bot. So the pad (a part with its own
+script, ``race.js``, drawn by the table's one widget: widgets/ui.py) starts a stopwatch when a decision
 has been *drawn on screen* (the first animation frame after the change) and
 stops it at the reader's click or key press; the answer goes to the kernel
 with that reaction time. The table settles races on such times (O3), so how
@@ -23,15 +23,14 @@ from __future__ import annotations
 
 import html
 import math
-import pathlib
 from collections.abc import Callable, Sequence
 from typing import Any, NamedTuple, TypedDict
 
-import anywidget
 import traitlets
 
 from hatskit.games.hats_off import KINDS, MAX_MS, HatsOffView
 from hatskit.games.hats_off.render import STYLE, hat_card_html
+from widgets import ui
 
 PAD_CSS = """
 .hk-race { outline: none; padding: 8px; border: 2px solid #ccc; border-radius: 10px; background: #fbfaf5;
@@ -92,11 +91,11 @@ class LooseCard(TypedDict):
     label: str
 
 
-class RacePad(anywidget.AnyWidget):
+class RacePad(ui.Custom):
     """The browser side of a Hats Off! table; see the module docstring."""
 
-    _esm = pathlib.Path(__file__).with_name("race.js")
-    _css = STYLE + PAD_CSS
+    script = "race.js"
+    css_text = STYLE + PAD_CSS
 
     turn = traitlets.Int(0).tag(sync=True)
     phase = traitlets.Unicode("over").tag(sync=True)
@@ -121,17 +120,15 @@ class RacePad(anywidget.AnyWidget):
 
     def open_turn(self, **shown: Any) -> None:
         """Show a new decision (the traits in ``shown``); the browser times answers from when it is drawn."""
-        with self.hold_sync():
-            self.answer = ""
-            self.set_trait("turn", self.turn + 1)
-            for name, value in shown.items():
-                self.set_trait(name, value)
+        self.answer = ""
+        self.turn += 1
+        for name, value in shown.items():
+            setattr(self, name, value)
 
     def update(self, **shown: Any) -> None:
         """Change what is shown without opening a new decision (a head card hidden, an answer taken)."""
-        with self.hold_sync():
-            for name, value in shown.items():
-                self.set_trait(name, value)
+        for name, value in shown.items():
+            setattr(self, name, value)
 
     def _received(self, _: Any, content: dict[str, Any], buffers: Sequence[bytes]) -> None:
         """An answer from the browser: kept if it is for the decision on screen and well formed."""

@@ -26,8 +26,6 @@ import itertools
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from widgets.batch import batched
-
 
 @dataclass(eq=False)
 class Timer:
@@ -47,11 +45,10 @@ class Timer:
             self.handle.cancel()
 
     def fire(self) -> None:
-        """Run the action unless it ran or was cancelled already; what it changes reaches the page at once."""
+        """Run the action unless it ran or was cancelled already."""
         if not self.done:
             self.done = True
-            with batched():
-                self.action()
+            self.action()
 
     def key(self) -> tuple[float, int]:
         """Earlier times first; equal times in the order they were scheduled."""

@@ -22,10 +22,10 @@ from __future__ import annotations
 import html
 from typing import TYPE_CHECKING, Any
 
-import ipywidgets as widgets
+from widgets import ui
 
 from hatskit import Game
-from widgets.parts import column, html_line, named_button, shared, show, style_of
+from widgets.parts import column, html_line, named_button, show
 
 if TYPE_CHECKING:
     from widgets.frame import TableFrame
@@ -34,7 +34,7 @@ TEACHER_HEADING = "Teacher's view: every hand is showing"
 REVEALED_NOTE = "The teacher's view has shown every hand of this game."
 
 
-class SeatGuard(widgets.VBox):
+class SeatGuard(ui.VBox):
     """The pass-the-laptop screen and the teacher's view toggle of one table."""
 
     def __init__(self, frame: TableFrame) -> None:
@@ -46,12 +46,10 @@ class SeatGuard(widgets.VBox):
         self.screen = column([self.screen_text, self.show_button])
         show(self.screen, False)
         self.screen.add_class("hk-pass-screen")
-        self.reveal_box = widgets.ToggleButton(
+        self.reveal_box = ui.ToggleButton(
             description="teacher's view",
             tooltip=REVEAL_TIP,
             value=False,
-            layout=shared(widgets.Layout),
-            style=style_of(widgets.ToggleButton),
         )
         self.reveal_box.observe(lambda _: frame.refresh(), names="value")
         show(self.reveal_box, frame.teacher and hides_anything(frame.game))  # students and Sombrero: no toggle

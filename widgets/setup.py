@@ -23,22 +23,21 @@ from collections.abc import Callable, Sequence
 from dataclasses import fields
 from typing import Any
 
-import ipywidgets as widgets
+from widgets import ui
 
 import hatskit
 from hatskit import Game, HatskitError
 from hatskit.bots import BOT_KINDS, bot_kinds, make_bot
 from hatskit.core import new_seed
-from widgets.parts import named_button, shared, show, style_of
+from widgets.parts import named_button, show
 
 READER = "reader"
 SEAT_KINDS = (READER, *BOT_KINDS)
 NEW_SEAT = "greedy"  # who sits in a seat that a larger table adds
-WIDE = {"description_width": "initial"}
 _WHOLE = re.compile(r"[0-9]{1,30}")
 
 
-class SetupRow(widgets.HBox):
+class SetupRow(ui.HBox):
     """The choices for the next game and the button that starts it; see the module docstring."""
 
     def __init__(
@@ -54,19 +53,17 @@ class SetupRow(widgets.HBox):
         self.seed_typed = False  # the reader typed a deal number since the game started
         self._showing = False  # values being set from the game, not by the reader
         self.new_game_button = named_button("new game", NEW_GAME_TIP, self.new_game, width=None)
-        self.seed_box = widgets.Text(
+        self.seed_box = ui.Text(
             description="deal number",
             tooltip=SEED_TIP,
-            style=style_of(widgets.Text, **WIDE),
-            layout=shared(widgets.Layout, width="13em"),
+            css="width: 13em",
         )
         show(self.seed_box, shuffled)
-        self.players_box = widgets.Dropdown(
+        self.players_box = ui.Dropdown(
             options=list(player_counts),
             description="players",
             tooltip=PLAYERS_TIP,
-            style=style_of(widgets.Dropdown, **WIDE),
-            layout=shared(widgets.Layout, width="8.5em"),
+            css="width: 8.5em",
         )
         show(self.players_box, len(player_counts) > 1)
         self.seat_choices = seat_choices(game_id)
@@ -78,7 +75,7 @@ class SetupRow(widgets.HBox):
         self.seed_box.observe(self._seed_typed, names="value")
         self.players_box.observe(self._players_changed, names="value")
         boxes = [self.new_game_button, self.seed_box, self.players_box, *self.seat_boxes, *self.option_boxes.values()]
-        super().__init__(boxes, layout=shared(widgets.Layout, flex_flow="row wrap", align_items="center"))
+        super().__init__(boxes, css="flex-flow: row wrap; align-items: center")
         self.add_class("hk-setup")
 
     def show(self, game: Game, seats: Sequence[str]) -> None:
@@ -128,13 +125,12 @@ class SetupRow(widgets.HBox):
             raise ValueError(f"the deal number must be a whole number such as 4711, not {text!r}")
         return number
 
-    def _seat_box(self) -> widgets.Dropdown:
-        return widgets.Dropdown(
+    def _seat_box(self) -> ui.Dropdown:
+        return ui.Dropdown(
             options=self.seat_choices,
             value=NEW_SEAT,
             tooltip="who sits in this seat: a reader or a bot",
-            style=style_of(widgets.Dropdown, **WIDE),
-            layout=shared(widgets.Layout, width="14em"),
+            css="width: 14em",
         )
 
     def _show_seats(self, names: Sequence[str], kinds: Sequence[str]) -> None:
@@ -205,7 +201,7 @@ def check_seats(seats: Sequence[str], players: int) -> tuple[str, ...]:
     return seats
 
 
-def option_controls(options_type: type) -> dict[str, widgets.ValueWidget]:
+def option_controls(options_type: type) -> dict[str, ui.Field]:
     """One control per rule option, chosen by the type of the option's default value.
 
     An option whose field metadata says ``"teacher"`` (Madder's card file) is left out of the row: a
@@ -226,18 +222,15 @@ def option_player_counts(options_type: type) -> dict[str, tuple[int, ...]]:
     }
 
 
-def _control(name: str, default: Any, tip: str) -> widgets.ValueWidget:
+def _control(name: str, default: Any, tip: str) -> ui.Field:
     label = name.replace("_", " ")
     if isinstance(default, bool):
-        return widgets.Checkbox(
-            value=default, description=label, tooltip=tip, indent=False, style=style_of(widgets.Checkbox, **WIDE)
-        )
+        return ui.Checkbox(value=default, description=label, tooltip=tip, indent=False)
     if isinstance(default, int):
-        return widgets.IntText(value=default, description=label, tooltip=tip, style=style_of(widgets.IntText, **WIDE))
+        return ui.IntText(value=default, description=label, tooltip=tip)
     if isinstance(default, tuple | list):
         tip = f"{tip} (names separated by spaces)"
-    look = {"style": style_of(widgets.Text, **WIDE), "layout": shared(widgets.Layout, width="12em")}
-    return widgets.Text(value=control_value(default), description=label, tooltip=tip, **look)
+    return ui.Text(value=control_value(default), description=label, tooltip=tip, css="width: 12em")
 
 
 def control_value(value: Any) -> Any:

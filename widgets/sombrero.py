@@ -28,14 +28,14 @@ from collections import defaultdict
 from typing import Any
 from urllib.parse import quote
 
-import ipywidgets as widgets
+from widgets import ui
 
 from hatskit.drawing import escape
 from hatskit.games.sombrero.components import BLACK, FILES, SIDES, WHITE, parse_square, square_name
 from hatskit.games.sombrero.moves import Jump, Step
 from hatskit.games.sombrero.render import draw_counts, piece_svg
 from widgets.frame import TableFrame
-from widgets.parts import html_line, named_button, set_face, shared
+from widgets.parts import html_line, named_button, set_face
 
 SEATS = (WHITE, BLACK)
 GLYPHS = {(WHITE, True): "△", (WHITE, False): "○", (BLACK, True): "▲", (BLACK, False): "●"}
@@ -49,7 +49,7 @@ def piece_class(seat: int, hatted: bool) -> str:
 
 PIECE_CLASSES = tuple(piece_class(seat, hatted) for seat in SEATS for hatted in (True, False))
 SQUARE_CLASSES = (*PIECE_CLASSES, *MARKS)
-SQUARE = ".hk-table .hk-sb-grid .jupyter-button.hk-sq"  # beats the shared sheet's `background` on marks
+SQUARE = ".hk-table .hk-sb-grid .hk-btn.hk-sq"  # beats the shared sheet's `background` on marks
 BOARD_CSS = f"""
 .hk-sb-grid {{ width: max-content; margin: 4px 0; }}
 .hk-sb-grid .hk-sb-label {{ margin: 0; height: auto; justify-content: center; align-items: center;
@@ -111,16 +111,14 @@ class SombreroTable(TableFrame):
 
     # -- building (once) ---------------------------------------------------------
 
-    def build_table(self) -> list[widgets.Widget]:
+    def build_table(self) -> list[ui.Part]:
         self.squares = {square_name(square): self._square_button(square) for square in range(64)}
         self.turn_line = html_line("hk-sb-turn")
-        grid = widgets.GridBox(
-            self._grid_cells(), layout=shared(widgets.Layout, grid_template_columns="1.6em repeat(8, auto)")
-        )
+        grid = ui.GridBox(self._grid_cells(), css="grid-template-columns: 1.6em repeat(8, auto)")
         grid.add_class("hk-sb-grid")
         return [html_line("", board_style()), self.turn_line, grid, html_line("hk-sb-legend", escape(LEGEND))]
 
-    def _square_button(self, square: int) -> widgets.Button:
+    def _square_button(self, square: int) -> ui.Button:
         """A square: it knows its name and colour; show_table gives it its piece, tooltip and marks."""
         name = square_name(square)
         button = named_button("", name, lambda: self.press(name), width=None)
@@ -128,9 +126,9 @@ class SombreroTable(TableFrame):
         button.add_class("hk-sb-light" if is_light(square) else "hk-sb-dark")
         return button
 
-    def _grid_cells(self) -> list[widgets.Widget]:
+    def _grid_cells(self) -> list[ui.Part]:
         """Rank 8 at the top and White at the bottom: each rank's label and squares, then the file letters."""
-        cells: list[widgets.Widget] = []
+        cells: list[ui.Part] = []
         for rank in "87654321":
             cells += [html_line("hk-sb-label", rank), *(self.squares[file + rank] for file in FILES)]
         return [*cells, html_line("hk-sb-label"), *(html_line("hk-sb-label", file) for file in FILES)]
@@ -228,7 +226,7 @@ class SombreroTable(TableFrame):
         return self.shown().view(self.viewer)
 
 
-def _show_square(button: widgets.Button, name: str, view: dict[str, Any], notes: list[tuple[str, str]]) -> None:
+def _show_square(button: ui.Button, name: str, view: dict[str, Any], notes: list[tuple[str, str]]) -> None:
     """Give a square button its piece (glyph and picture), its tooltip and its marks."""
     piece = view["board"].get(name)
     drawn = [piece_class(piece["side"], piece["hatted"])] if piece else []

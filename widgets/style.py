@@ -1,33 +1,37 @@
-"""The look of the table views: hatskit's shared style sheet plus what widgets need.
+"""The look of the views: hatskit's shared style sheet plus what the parts need.
 
-ipywidgets draw a Button as ``<button class="jupyter-button widget-button ...">``
-with the description as its text and the tooltip as its ``title``. The rules
-below turn such a button into a card (``hk-card`` and a type class such as
+view.js draws a button part as ``<button class="hk-btn ...">`` with the
+description as its text and the tooltip as its ``title``; it also carries
+ipywidgets' ``jupyter-button`` class, for the look of the buttons around it in
+JupyterLab and Voilà, light and dark. The rules below turn such a button into a card (``hk-card`` and a type class such as
 ``hk-k-heart``, from :data:`hatskit.drawing.CSS`) and mark its roles:
 ``hk-legal`` a target the selected piece may take, ``hk-selected`` the chosen
 piece, ``hk-hint`` the strong bot's suggestion, ``hk-changed`` a card the last
 moves changed (a corner star). Every mark changes the border *shape* or adds a
 sign as well as a colour, so none is told by colour alone.
-``hk-hidden`` hides a widget (:func:`widgets.parts.show`): its layout may be shared.
+``hk-hidden`` hides a part (:func:`widgets.parts.show`).
 """
 
 from __future__ import annotations
 
-from hatskit.drawing import style_tag
+from collections.abc import Sequence
+
+from hatskit.drawing import CSS
+from widgets import ui
 
 WIDGET_CSS = """
 .hk-table { font-family: system-ui, sans-serif; gap: 4px; }
 .hk-hidden { display: none !important; }
-.hk-table .jupyter-button.hk-card { width: 2.8em; height: 3.8em; padding: 0; margin: 2px;
+.hk-table .hk-btn.hk-card { width: 2.8em; height: 3.8em; padding: 0; margin: 2px;
   border: 2px solid #444; border-radius: 6px; background: #fffdf6; font-size: 1.3em; font-weight: 700;
   white-space: pre-line; line-height: 1.15; box-shadow: none; }
-.hk-table .jupyter-button.hk-card:disabled { opacity: 1; cursor: default; }
-.hk-table .jupyter-button.hk-facedown { background: repeating-linear-gradient(135deg, #fffdf6 0 6px, #ddd9cc 6px 8px);
+.hk-table .hk-btn.hk-card:disabled { opacity: 1; cursor: default; }
+.hk-table .hk-btn.hk-facedown { background: repeating-linear-gradient(135deg, #fffdf6 0 6px, #ddd9cc 6px 8px);
   border-style: dashed; text-decoration: line-through; }
-.hk-table .jupyter-button.hk-legal { border: 3px dashed #1b7a2e; background: #eefbe9; }
-.hk-table .jupyter-button.hk-selected { border: 4px double #b8860b; background: #fff1b8; }
-.hk-table .jupyter-button.hk-hint { outline: 3px dotted #d35400; outline-offset: 2px; }
-.hk-table .jupyter-button.hk-action.hk-hint { font-weight: 700; }
+.hk-table .hk-btn.hk-legal { border: 3px dashed #1b7a2e; background: #eefbe9; }
+.hk-table .hk-btn.hk-selected { border: 4px double #b8860b; background: #fff1b8; }
+.hk-table .hk-btn.hk-hint { outline: 3px dotted #d35400; outline-offset: 2px; }
+.hk-table .hk-btn.hk-action.hk-hint { font-weight: 700; }
 .hk-table .hk-message { min-height: 1.6em; padding: 2px 6px; border-left: 4px solid #888; background: #f7f5ef; }
 .hk-table .hk-message.hk-error { border-left: 4px dashed #b00020; color: #b00020; }
 .hk-table .hk-status { font-weight: 600; }
@@ -45,8 +49,8 @@ WIDGET_CSS = """
 .hk-table .hk-panel summary { cursor: pointer; }
 .hk-table .hk-panel summary .hk-how { color: #555; font-size: .85em; }
 /* The focus ring: 3 px of dark blue in a white halo, on every card and square whatever its marks, on
-   keyboard and mouse focus alike (beats ipywidgets' 1 px `.jupyter-button:focus:enabled`). */
-.hk-table.hk :is(button, .jupyter-button):is(:focus, :focus-visible), .hk-table.hk .hk-area:focus-visible {
+   keyboard and mouse focus alike (beats ipywidgets' 1 px `.hk-btn:focus:enabled`). */
+.hk-table.hk :is(button, .hk-btn):is(:focus, :focus-visible), .hk-table.hk .hk-area:focus-visible {
   outline: 3px solid #1747a6; outline-offset: 2px; box-shadow: 0 0 0 6px #fff; z-index: 1; }
 .hk-skip { position: absolute; left: -9999px; top: 0; z-index: 1000; padding: 8px 12px; background: #1747a6;
   color: #fff; font-weight: 700; }
@@ -55,22 +59,32 @@ WIDGET_CSS = """
 /* Brief movement where a card or a hat has just moved (none for readers who ask for reduced motion). A
    picked or lit card changes colour at once, without a fade, and an arriving card slides without growing:
    every frame of movement is drawn again on every tab of a class (benchmarks/README.md, issue 9). */
-.hk-table .jupyter-button.hk-changed { animation: hk-arrive .3s ease-out; }
+.hk-table .hk-btn.hk-changed { animation: hk-arrive .3s ease-out; }
 .hk-table .hk-sq.hk-moved { animation: hk-flash .5s ease-out; }
 @keyframes hk-arrive { from { transform: translateY(-8px); } to { transform: none; } }
 @keyframes hk-flash { from { filter: brightness(1.35); } to { filter: none; } }
 @media (prefers-reduced-motion: reduce) { .hk-table * { transition: none !important; animation: none !important; } }
-.hk-table .widget-hbox { flex-wrap: wrap; }
+.hk-box { display: flex; box-sizing: border-box; }
+.hk-hbox { flex-direction: row; flex-wrap: wrap; align-items: baseline; }
+.hk-vbox { flex-direction: column; }
+.hk-grid { display: grid; }
+.hk-html { line-height: 1.4; }
+.hk-field { display: inline-flex; align-items: center; gap: 6px; margin: 2px 4px; max-width: 100%; }
+.hk-field input:not([type=checkbox]), .hk-field select { font: inherit; min-height: 28px; box-sizing: border-box;
+  padding: 2px 6px; border: 1px solid var(--jp-border-color1, #9e9e9e); border-radius: 2px; min-width: 0;
+  background: var(--jp-layout-color1, #fff); color: var(--jp-ui-font-color1, #222); }
+.hk-field input[type=range] { min-width: 10em; accent-color: #1f6fd1; }
+.hk-btn { margin: 2px; }
+.hk-btn.hk-toggle[aria-pressed=true] { box-shadow: inset 0 0 0 2px #1f6fd1; font-weight: 700; }
 .hk-table .hk-play { gap: 8px 18px; align-items: flex-start; justify-content: center; }
 .hk-table .hk-play > .hk-area { flex: 1 1 26em; min-width: 0; align-items: center; }
 .hk-table .hk-side { flex: 0 1 22em; min-width: 0; padding-left: 10px; border-left: 3px solid #ddd; }
 .hk-table .hk-movepanel { max-height: 18em; overflow-y: auto; font-size: .9em; }
-.hk-table .jupyter-button { flex-shrink: 0; }
-.hk-table .widget-hslider { min-width: 12em; max-width: 100%; }
-.hk-table .widget-text { max-width: 100%; }
+.hk-table .hk-btn { flex-shrink: 0; }
+.hk-table .hk-slider { min-width: 12em; }
 """
 
 
-def style_html() -> str:
-    """Both style sheets as <style> elements, for one HTML widget inside a view."""
-    return f"{style_tag()}<style>{WIDGET_CSS}</style>"
+def view_css(parts: Sequence[type[ui.Custom]]) -> str:
+    """The style sheet of a view: hatskit's drawings, the parts and the custom parts' own."""
+    return "\n".join([CSS, WIDGET_CSS, *(part.css_text for part in parts)])

@@ -1,0 +1,422 @@
+"""The parts a hatskit view is built of, and the one anywidget that draws them all (``view.js``).
+
+    >>> surface = Surface()
+    >>> surface.children = [Button(description="hint", tooltip="ask the strong bot"), HTML(value="<b>Ana</b> to move")]
+
+A game's table (or an exercise) is a tree of small parts in the kernel: boxes,
+buttons, lines of HTML, text, number and choice boxes, a slider, and the few
+parts with front-end code of their own (the Hats Off! race pad, the clipboard).
+They are plain traitlets objects, not widget models. The page gets the whole
+tree as one synced value of one anywidget, :class:`Surface`; the reader's
+clicks and typing come back as messages naming a part. So a table is one
+widget model (two with its layout) however many cards it shows, and a move is
+one message from the page and one back. The tree holds what the parts hold
+and nothing more: a view puts in a part only what the reader's seat may see.
+
+Why a tree of parts and not a per-game module that draws from the game's state
+(docs/tables.md has the longer answer): the views and their tests already
+speak ipywidgets' vocabulary (``description``, ``tooltip``, ``value``,
+``disabled``, ``on_click``, ``observe``), so the parts keep it; every game
+gets the same keyboard, focus, live-region and naming rules from one module;
+and a part's id stays the same from one move to the next, so the module can
+tell a card that moved from a card that changed (what animation needs).
+
+When the kernel changes any part, every surface sends its tree again at the
+next turn of the kernel's event loop, if it changed (:meth:`Surface.flush`);
+without a running loop (a test) a surface sends when :meth:`Surface.flush` is
+called, and the parts' values can be read directly.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import itertools
+import pathlib
+import weakref
+from collections.abc import Callable, Iterator, Sequence
+from typing import Any, ClassVar
+
+import anywidget
+import traitlets
+
+_ids = itertools.count(1)
+_surfaces: weakref.WeakSet[Surface] = weakref.WeakSet()
+HERE = pathlib.Path(__file__).parent
+
+
+class Part(traitlets.HasTraits):
+    """One thing on a view: its CSS classes, its tooltip and its inline style (``css``)."""
+
+    kind: ClassVar[str] = "part"  # how view.js draws it
+    _dom_classes = traitlets.Tuple()
+    tooltip = traitlets.Unicode(None, allow_none=True)
+    css = traitlets.Unicode("")  # an inline style: a width, a grid's columns
+
+    def __init__(self, **settings: Any) -> None:
+        super().__init__(**settings)
+        self.uid = next(_ids)
+        self.observe(_touched)
+
+    def add_class(self, name: str) -> None:
+        if name not in self._dom_classes:
+            self._dom_classes = (*self._dom_classes, name)
+
+    def remove_class(self, name: str) -> None:
+        if name in self._dom_classes:
+            self._dom_classes = tuple(c for c in self._dom_classes if c != name)
+
+    @contextlib.contextmanager
+    def hold_sync(self) -> Iterator[None]:
+        """For ipywidgets' habit: every change already reaches the page together, at the next flush."""
+        yield
+
+    def node(self) -> dict[str, Any]:
+        """What view.js needs to draw this part (children by their own nodes)."""
+        node = {"id": self.uid, "t": self.kind, "c": list(self._dom_classes)}
+        if self.tooltip:
+            node["tip"] = self.tooltip
+        if self.css:
+            node["css"] = self.css
+        return node | self.props()
+
+    def props(self) -> dict[str, Any]:
+        """The kind's own fields of :meth:`node`."""
+        return {}
+
+    def parts(self) -> Iterator[Part]:
+        """This part and every part inside it."""
+        yield self
+
+    def receive(self, content: dict[str, Any]) -> None:
+        """A message from the page for this part (a click, a new value); malformed ones change nothing."""
+        del content
+
+
+class Box(Part):
+    """Parts side by side (``HBox``), one above the other (``VBox``), or in a grid (``GridBox``)."""
+
+    kind = "vbox"
+    children = traitlets.Tuple()
+
+    def __init__(self, children: Sequence[Part] = (), **settings: Any) -> None:
+        super().__init__(children=tuple(children), **settings)
+
+    def node(self) -> dict[str, Any]:
+        return super().node() | {"kids": [child.node() for child in self.children]}
+
+    def parts(self) -> Iterator[Part]:
+        yield self
+        for child in self.children:
+            yield from child.parts()
+
+
+class VBox(Box):
+    kind = "vbox"
+
+
+class HBox(Box):
+    kind = "hbox"
+
+
+class GridBox(Box):
+    kind = "grid"
+
+
+class HTML(Part):
+    """A line of HTML the kernel writes (escaped where it holds text from elsewhere)."""
+
+    kind = "html"
+    value = traitlets.Unicode("")
+
+    def __init__(self, value: str = "", **settings: Any) -> None:
+        super().__init__(value=value, **settings)
+
+    def props(self) -> dict[str, Any]:
+        return {"html": self.value}
+
+
+class Button(Part):
+    """A button: its words (``description``), what it does (``tooltip``), pressed by click, Enter or Space."""
+
+    kind = "button"
+    description = traitlets.Unicode("")
+    disabled = traitlets.Bool(False)
+    button_style = traitlets.Unicode("")  # "primary": the button to press next stands out
+
+    def __init__(self, **settings: Any) -> None:
+        super().__init__(**settings)
+        self._clicks: list[Callable[[Button], None]] = []
+
+    def on_click(self, action: Callable[[Button], None]) -> None:
+        self._clicks.append(action)
+
+    def click(self) -> None:
+        """Press the button, as the reader does (a disabled button does nothing)."""
+        if not self.disabled:
+            for action in self._clicks:
+                action(self)
+
+    def props(self) -> dict[str, Any]:
+        return {"text": self.description, "off": self.disabled, "primary": self.button_style == "primary"}
+
+    def receive(self, content: dict[str, Any]) -> None:
+        if content.get("do") == "click":
+            self.click()
+
+
+class ToggleButton(Part):
+    """A button that stays pressed (``value`` True) until pressed again."""
+
+    kind = "toggle"
+    description = traitlets.Unicode("")
+    value = traitlets.Bool(False)
+    disabled = traitlets.Bool(False)
+
+    def props(self) -> dict[str, Any]:
+        return {"text": self.description, "value": self.value, "off": self.disabled}
+
+    def receive(self, content: dict[str, Any]) -> None:
+        if content.get("do") == "click" and not self.disabled:
+            self.value = not self.value
+
+
+class Field(Part):
+    """A control with a visible name (``description``) and a ``value`` the reader sets."""
+
+    description = traitlets.Unicode("")
+    disabled = traitlets.Bool(False)
+
+    def props(self) -> dict[str, Any]:
+        return {"label": self.description, "value": self.value, "off": self.disabled}  # type: ignore[attr-defined]
+
+    def receive(self, content: dict[str, Any]) -> None:
+        if "value" in content and not self.disabled:
+            with contextlib.suppress(traitlets.TraitError, TypeError, ValueError):
+                self.value = self.read(content["value"])
+
+    def read(self, sent: Any) -> Any:
+        """The value the page sent, as this field holds it (a TraitError or ValueError: ignored)."""
+        return sent
+
+
+class Text(Field):
+    kind = "text"
+    value = traitlets.Unicode("")
+    placeholder = traitlets.Unicode("")
+
+    def props(self) -> dict[str, Any]:
+        return super().props() | {"placeholder": self.placeholder}
+
+    def read(self, sent: Any) -> str:
+        if not isinstance(sent, str):
+            raise ValueError(sent)
+        return sent[:10_000]
+
+
+class IntText(Field):
+    kind = "number"
+    value = traitlets.Int(0)
+
+    def read(self, sent: Any) -> int:
+        return int(str(sent).strip())
+
+
+class BoundedFloatText(Field):
+    kind = "number"
+    value = traitlets.Float(0.0)
+    min = traitlets.Float(0.0)
+    max = traitlets.Float(100.0)
+    step = traitlets.Float(0.1)
+
+    @traitlets.validate("value")
+    def _within(self, proposal: dict[str, Any]) -> float:
+        return min(max(float(proposal["value"]), self.min), self.max)
+
+    def props(self) -> dict[str, Any]:
+        return super().props() | {"min": self.min, "max": self.max, "step": self.step}
+
+    def read(self, sent: Any) -> float:
+        value = float(str(sent).strip())
+        if value != value or value in (float("inf"), float("-inf")):
+            raise ValueError(sent)
+        return value
+
+
+class Checkbox(Field):
+    kind = "check"
+    value = traitlets.Bool(False)
+    indent = traitlets.Bool(False)
+
+    def read(self, sent: Any) -> bool:
+        if not isinstance(sent, bool):
+            raise ValueError(sent)
+        return sent
+
+
+class IntSlider(Field):
+    """A slider over whole numbers; the page sends a value when the reader lets go (or presses an arrow key)."""
+
+    kind = "slider"
+    value = traitlets.Int(0)
+    min = traitlets.Int(0)
+    max = traitlets.Int(100)
+    readout = traitlets.Bool(True)
+
+    def __init__(self, value: int = 0, **settings: Any) -> None:
+        super().__init__(value=value, **settings)
+
+    def props(self) -> dict[str, Any]:
+        return super().props() | {"min": self.min, "max": self.max}
+
+    def read(self, sent: Any) -> int:
+        if not isinstance(sent, int) or isinstance(sent, bool) or not self.min <= sent <= self.max:
+            raise ValueError(sent)
+        return sent
+
+
+class Dropdown(Field):
+    """A choice among ``options``: labels, or (label, value) pairs; ``value`` is the chosen value.
+
+    New options keep the value when it is still among them, else take the first.
+    """
+
+    kind = "select"
+    options = traitlets.Tuple()
+    value = traitlets.Any(None, allow_none=True)
+
+    @traitlets.validate("options")
+    def _as_tuples(self, proposal: dict[str, Any]) -> tuple[Any, ...]:
+        return tuple(tuple(o) if isinstance(o, list | tuple) else o for o in proposal["value"])
+
+    @property
+    def pairs(self) -> list[tuple[str, Any]]:
+        return [(str(o[0]), o[1]) if isinstance(o, tuple | list) else (str(o), o) for o in self.options]
+
+    @traitlets.observe("options")
+    def _options_changed(self, change: dict[str, Any]) -> None:
+        values = [value for _, value in self.pairs]
+        if self.value not in values:
+            self.value = values[0] if values else None
+
+    @traitlets.validate("value")
+    def _among_options(self, proposal: dict[str, Any]) -> Any:
+        values = [value for _, value in self.pairs]
+        if proposal["value"] not in values and (values or proposal["value"] is not None):
+            raise traitlets.TraitError(f"{proposal['value']!r} is not one of the choices {values}")
+        return proposal["value"]
+
+    def props(self) -> dict[str, Any]:
+        values = [value for _, value in self.pairs]
+        index = values.index(self.value) if self.value in values else -1
+        return {
+            "label": self.description,
+            "off": self.disabled,
+            "labels": [label for label, _ in self.pairs],
+            "value": index,
+        }
+
+    def read(self, sent: Any) -> Any:
+        if not isinstance(sent, int) or isinstance(sent, bool) or not 0 <= sent < len(self.options):
+            raise ValueError(sent)
+        return self.pairs[sent][1]
+
+
+class Custom(Part):
+    """A part with front-end code of its own, in a file beside this one (``script``).
+
+    The file defines ``function render({ model, el })`` as an anywidget module
+    would: ``model.get`` reads this part's traits tagged ``sync=True``,
+    ``model.on("change:<name>")`` hears them change, and ``model.send``
+    reaches :meth:`on_msg`'s handlers here.
+    """
+
+    kind = "custom"
+    script: ClassVar[str]  # the file name, also the part's name in view.js
+    css_text: ClassVar[str] = ""
+
+    def __init__(self, **settings: Any) -> None:
+        super().__init__(**settings)
+        self._handlers: list[Callable[[Custom, Any, Sequence[bytes]], None]] = []
+
+    def on_msg(self, handler: Callable[[Custom, Any, Sequence[bytes]], None]) -> None:
+        self._handlers.append(handler)
+
+    def props(self) -> dict[str, Any]:
+        return {"part": self.script, "props": {name: getattr(self, name) for name in self.trait_names(sync=True)}}
+
+    def receive(self, content: dict[str, Any]) -> None:
+        for handler in self._handlers:
+            handler(self, content.get("msg"), [])
+
+
+class Surface(anywidget.AnyWidget):
+    """The one widget model of a view: the parts in :attr:`children`, drawn by view.js; see the module docstring."""
+
+    _esm = ""  # made once from view.js and the custom parts' scripts (module_text)
+    _css = ""
+    tree = traitlets.Dict().tag(sync=True)
+
+    def __init__(self, children: Sequence[Part] = (), **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.root = VBox(children)
+        self._ids: dict[int, Part] = {}
+        self._pending = False
+        self.on_msg(self._received)
+        _surfaces.add(self)
+
+    @property
+    def children(self) -> tuple[Part, ...]:
+        return self.root.children
+
+    @children.setter
+    def children(self, parts: Sequence[Part]) -> None:
+        self.root.children = tuple(parts)
+
+    def flush(self) -> None:
+        """Send the tree to the page if it changed since it was last sent."""
+        self._pending = False
+        tree = self.root.node()
+        if tree != self.tree:
+            self._ids = {part.uid: part for part in self.root.parts()}
+            self.tree = tree
+
+    def press(self, part: Part, **content: Any) -> None:
+        """Act on ``part`` as the page would (``do="click"``, ``value=...``): for tests."""
+        self.flush()
+        self._received(self, {"id": part.uid, **content}, [])
+
+    def _schedule(self) -> None:
+        if self._pending:
+            return
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            return  # no loop: a test reads the parts, or calls flush
+        self._pending = True
+        loop.call_soon(self.flush)
+
+    def _received(self, _: Any, content: Any, buffers: Sequence[bytes]) -> None:
+        """A message from the page for one of this surface's parts; a stale or unknown part id is ignored."""
+        del buffers
+        if not isinstance(content, dict):
+            return
+        part = self._ids.get(content.get("id"))  # type: ignore[arg-type]
+        if part is not None:
+            part.receive(content)
+        self.flush()
+
+
+def _touched(_: dict[str, Any]) -> None:
+    """A part changed: every surface sends its tree at the loop's next turn (unchanged trees send nothing)."""
+    for surface in list(_surfaces):
+        surface._schedule()
+
+
+def module_text(parts: Sequence[type[Custom]]) -> str:
+    """view.js with the scripts of ``parts``, each registered under its file name (one ES module for the page)."""
+    scripts = [
+        f"PARTS[{part.script!r}] = (() => {{\n{(HERE / part.script).read_text(encoding='utf-8')}\nreturn render;\n}})();"
+        for part in parts
+    ]
+    return (HERE / "view.js").read_text(encoding="utf-8") + "\n" + "\n".join(scripts)

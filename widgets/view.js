@@ -1,0 +1,251 @@
+// One hatskit view (a game's table, an exercise): the tree of parts the kernel syncs as `tree`, drawn here.
+//
+// Each part keeps its element from one change to the next (found by the part's id), and only what changed is
+// written, so focus, typing and the race pad's stopwatch survive a move. What the reader does goes back as one
+// message naming the part: {id, do: "click"}, {id, value}, or {id, msg} for a part with code of its own.
+// The rules every view shares live here once: a card or square is named by its tooltip and says when it is
+// picked up (aria-pressed); the message line is a live region; the move list scrolls to the current move; the
+// Sombrero board is one tab stop with the arrow keys inside; the page's first table gets a skip link.
+// Parts with front-end code of their own (the race pad, the clipboard) are added to PARTS below this file
+// (widgets/ui.py, module_text): each is an anywidget-style render({ model, el }) on the part's own traits.
+
+const PARTS = {};
+const CARDLIKE = ["hk-card", "hk-sq", "hk-hatbtn"];
+const BASE = {
+  hbox: "hk-box hk-hbox",
+  vbox: "hk-box hk-vbox",
+  grid: "hk-box hk-grid",
+  html: "hk-html",
+  button: "jupyter-widgets jupyter-button widget-button hk-btn",
+  toggle: "jupyter-widgets jupyter-button widget-button hk-btn hk-toggle",
+  text: "hk-field",
+  number: "hk-field",
+  select: "hk-field",
+  slider: "hk-field hk-slider",
+  check: "hk-field hk-check",
+  custom: "hk-custom",
+};
+const SAME = (a, b) => JSON.stringify(a) === JSON.stringify(b);
+
+function field(input) {
+  const label = document.createElement("label");
+  const name = document.createElement("span");
+  name.className = "hk-fieldname";
+  label.append(name, input);
+  return label;
+}
+
+function make(node, send) {
+  const item = { t: node.t, node: {} };
+  const id = node.id;
+  if (node.t === "hbox" || node.t === "vbox" || node.t === "grid" || node.t === "html") {
+    item.el = document.createElement("div");
+  } else if (node.t === "button" || node.t === "toggle") {
+    item.el = document.createElement("button");
+    item.el.type = "button";
+    item.el.addEventListener("click", () => {
+      if (!item.node.off) send(id, { do: "click" });
+    });
+  } else if (node.t === "select") {
+    item.input = document.createElement("select");
+    item.el = field(item.input);
+    item.input.addEventListener("change", () => send(id, { value: item.input.selectedIndex }));
+  } else if (node.t === "custom") {
+    item.el = document.createElement("div");
+    item.listeners = new Map();
+    item.model = {
+      get: (name) => item.node.props[name],
+      on: (event, callback) => {
+        if (!item.listeners.has(event)) item.listeners.set(event, []);
+        item.listeners.get(event).push(callback);
+      },
+      send: (content) => send(id, { msg: content }),
+    };
+  } else {
+    item.input = document.createElement("input");
+    item.input.type = { text: "text", number: "number", slider: "range", check: "checkbox" }[node.t];
+    item.el = field(item.input);
+    const value = () => {
+      if (node.t === "check") return item.input.checked;
+      if (node.t === "slider") return Number(item.input.value);
+      return item.input.value;
+    };
+    item.input.addEventListener("change", () => send(id, { value: value() }));
+  }
+  return item;
+}
+
+function update(item, node) {
+  const old = item.node;
+  const classes = `${BASE[node.t]} ${node.c.join(" ")}`;
+  if (item.el.className !== classes) item.el.className = classes;
+  if (old.tip !== node.tip) {
+    if (node.tip) item.el.title = node.tip;
+    else item.el.removeAttribute("title");
+  }
+  if (old.css !== node.css) item.el.style.cssText = node.css || "";
+  const input = item.input;
+  if (node.t === "html" && old.html !== node.html) item.el.innerHTML = node.html;
+  if (node.t === "button" || node.t === "toggle") {
+    if (old.text !== node.text) item.el.textContent = node.text;
+    item.el.disabled = node.off;
+    item.el.classList.toggle("mod-primary", Boolean(node.primary));
+    if (node.t === "toggle") item.el.setAttribute("aria-pressed", node.value ? "true" : "false");
+    if (CARDLIKE.some((name) => node.c.includes(name))) {
+      item.el.setAttribute("aria-label", node.tip || node.text || "empty");
+      item.el.setAttribute("aria-pressed", node.c.includes("hk-selected") ? "true" : "false");
+    }
+  }
+  if (input) {
+    if (old.label !== node.label) item.el.firstChild.textContent = node.label || "";
+    if (!node.label) input.setAttribute("aria-label", node.tip || "");
+    if (node.t === "select" && !SAME(old.labels, node.labels)) {
+      input.replaceChildren(...node.labels.map((text) => Object.assign(document.createElement("option"), { text })));
+      old.value = undefined;
+    }
+    for (const name of ["min", "max", "step", "placeholder"]) {
+      if (node[name] !== undefined && old[name] !== node[name]) input[name] = node[name];
+    }
+    if (old.value !== node.value) {
+      if (node.t === "check") input.checked = node.value;
+      else if (node.t === "select") input.selectedIndex = node.value;
+      else input.value = String(node.value);
+    }
+    input.disabled = Boolean(node.off);
+    if (node.t === "slider") input.setAttribute("aria-label", "move number in the game's history");
+  }
+  item.node = node;
+  if (node.t === "custom") {
+    for (const [name, value] of Object.entries(node.props)) {
+      if (old.props && !SAME(old.props[name], value)) for (const hear of item.listeners.get(`change:${name}`) || []) hear();
+    }
+  }
+}
+
+// Roles a line gets from its class: the message line is read out as it changes, the move list scrolls.
+function roles(el) {
+  for (const line of el.querySelectorAll(".hk-message:not([role]), .hk-status:not([role])")) {
+    line.setAttribute("role", line.classList.contains("hk-message") ? "log" : "status");
+    line.setAttribute("aria-live", "polite");
+  }
+  for (const panel of el.querySelectorAll(".hk-movepanel:not([role])")) {
+    Object.assign(panel, { tabIndex: 0 }); // it scrolls, so a keyboard must reach it
+    panel.setAttribute("role", "region");
+    panel.setAttribute("aria-label", "moves so far");
+  }
+  for (const grid of el.querySelectorAll(".hk-sb-grid")) rove(grid);
+  requestAnimationFrame(() => {
+    const now = el.querySelector(".hk-movelist [aria-current]");
+    const list = now && now.closest(".hk-movepanel");
+    if (list) list.scrollTop = Math.max(0, now.offsetTop - list.offsetTop - list.clientHeight / 2);
+  });
+}
+
+const squares = (grid) => [...grid.querySelectorAll("button.hk-sq")];
+
+function rove(grid) {
+  const all = squares(grid);
+  if (!all.length) return;
+  grid.setAttribute("role", "group");
+  grid.setAttribute("aria-label", "the board: arrow keys move between squares, Enter or Space presses one");
+  const current = all.find((b) => b.tabIndex === 0 && b.dataset.hkRove) || all[all.length - 8] || all[0];
+  for (const b of all) {
+    b.dataset.hkRove = "1";
+    b.tabIndex = b === current ? 0 : -1;
+  }
+}
+
+const STEPS = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] };
+
+function onKey(event) {
+  const b = event.target.closest && event.target.closest("button.hk-sq");
+  const grid = b && b.closest(".hk-sb-grid");
+  if (!grid) return;
+  const all = squares(grid);
+  const at = all.indexOf(b);
+  let [col, row] = [at % 8, Math.floor(at / 8)];
+  if (event.key in STEPS) {
+    const [dc, dr] = STEPS[event.key];
+    [col, row] = [Math.min(7, Math.max(0, col + dc)), Math.min(7, Math.max(0, row + dr))];
+  } else if (event.key === "Home" || event.key === "End") {
+    col = event.key === "Home" ? 0 : 7;
+  } else {
+    return;
+  }
+  event.preventDefault();
+  const next = all[row * 8 + col];
+  for (const s of all) s.tabIndex = s === next ? 0 : -1;
+  next.focus();
+}
+
+function skipLink() {
+  if (document.querySelector(".hk-skip")) return;
+  const link = document.createElement("a");
+  link.className = "hk-skip";
+  link.href = "#hk-play-table";
+  link.textContent = "Skip to the game table";
+  link.addEventListener("click", (event) => {
+    event.preventDefault();
+    const table = document.querySelector(".hk-table.hk-main") || document.querySelector(".hk-table");
+    const area = table && (table.querySelector(".hk-area") || table);
+    if (!area) return;
+    area.id = "hk-play-table";
+    area.tabIndex = -1;
+    area.scrollIntoView({ block: "start" });
+    area.focus();
+  });
+  document.body.prepend(link);
+}
+
+function render({ model, el }) {
+  const drawn = new Map(); // part id -> { t, el, node, input?, model? }
+  const send = (id, content) => model.send({ id, ...content });
+
+  function place(node, seen) {
+    let item = drawn.get(node.id);
+    if (!item || item.t !== node.t) {
+      if (item && item.cleanup) item.cleanup();
+      item = make(node, send);
+      drawn.set(node.id, item);
+      if (node.t === "custom") {
+        item.node = node;
+        const cleanup = PARTS[node.part]({ model: item.model, el: item.el });
+        item.cleanup = typeof cleanup === "function" ? cleanup : null;
+      }
+    }
+    seen.add(node.id);
+    update(item, node);
+    if (node.kids) {
+      const kids = node.kids.map((kid) => place(kid, seen));
+      const now = item.el.children;
+      if (now.length !== kids.length || kids.some((kid, index) => now[index] !== kid)) item.el.replaceChildren(...kids);
+    }
+    return item.el;
+  }
+
+  function draw() {
+    const tree = model.get("tree");
+    if (!tree || !tree.t) return;
+    const seen = new Set();
+    const top = place(tree, seen);
+    if (el.firstChild !== top) el.replaceChildren(top);
+    for (const [id, item] of drawn) {
+      if (seen.has(id)) continue;
+      if (item.cleanup) item.cleanup();
+      drawn.delete(id);
+    }
+    roles(el);
+  }
+
+  model.on("change:tree", draw);
+  draw();
+  el.addEventListener("keydown", onKey);
+  requestAnimationFrame(() => {
+    if (el.closest(".hk-table")) skipLink();
+  });
+  return () => {
+    for (const item of drawn.values()) if (item.cleanup) item.cleanup();
+  };
+}
+
+export default { render };
