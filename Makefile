@@ -15,11 +15,14 @@ INSTALLED := $(VENV)/.hatskit-installed
 
 .PHONY: app test check lint site
 
-# Voilà reads its settings and its hook (config/voila.json, config/voila.py) from JUPYTER_CONFIG_PATH;
-# the browser tests start it the same way (tests/browser/conftest.py, app_command).
+# Voilà reads its settings and its hook (config/voila.json, config/voila.py) from JUPYTER_CONFIG_PATH, and
+# finds the page template (share/jupyter/voila/templates/hatskit) on JUPYTER_PATH: the editable install
+# below leaves pyproject.toml's data-files out (a setuptools limitation, pypa/setuptools#3399). The browser
+# tests start it the same way (tests/browser/conftest.py, app_command).
 app: $(INSTALLED)
 	@echo "hatskit: open http://127.0.0.1:$(PORT)/voila/render/index.ipynb  (Ctrl-C stops the server)"
-	HATSKIT_POOL=$(POOL) JUPYTER_CONFIG_PATH=$(CURDIR)/config $(BIN)/voila --port=$(PORT) notebooks
+	HATSKIT_POOL=$(POOL) JUPYTER_CONFIG_PATH=$(CURDIR)/config JUPYTER_PATH=$(CURDIR)/share/jupyter \
+		$(BIN)/voila --port=$(PORT) notebooks
 
 # Any failing step stops make with a non-zero status; pytest's own "no tests collected"
 # status (5) is non-zero too, so an empty run can never pass as green. Two pytest-xdist workers, each

@@ -25,26 +25,34 @@ page's kernel.
   refuses the post ("'_xsrf' argument missing from POST") and the kernel waits
   for the culler set in voila.json.
 
-As the server starts, it also writes the bytecode of hatskit and widgets
-(`compile_page_modules`), and has Voilà compile its page templates once for
-the server's life rather than once a page (`TemplateBytecode`).
+It changes Voilà, nbconvert and ipywidgets only through their public extension
+points (issue 28): this file's settings and hook, the page template it names
+(hatskit, in share/jupyter/voila/templates/hatskit: Voilà looks for templates in
+every Jupyter data directory, and `make app`, binder/start and the README's
+image put share/jupyter on JUPYTER_PATH, while a non-editable `pip install .`
+copies it into the environment's share/jupyter as pyproject.toml's data-files;
+setuptools' editable installs leave data-files out), and nbconvert's
+HTMLExporter with its own lab template for the saved outputs. Removed with that
+decision (benchmarks/README.md has what each had bought):
+- the page template no longer stretches ipywidgets' 4 s wait for every widget's
+  state, nor holds the cells back until Voilà has moved them into its shell:
+  both replaced the page's own functions (window.setTimeout, voila_finish), and
+  with each table one anywidget a page has few widget models to wait for;
+- Voilà's page templates are compiled again for each page (they were cached by
+  replacing the private VoilaExporter._create_environment);
+- the server no longer writes the bytecode of hatskit and widgets into the
+  checkout as it starts, and this file no longer sets JUPYTER_PATH.
 """
 
-import compileall
-import html
-import importlib.util
+import functools
+import json
 import os
 import re
-from collections.abc import Callable
 
 import jinja2
-import jinja2.bccache
-import jinja2.utils
 import nbformat
 import tornado.web
 from nbconvert import HTMLExporter
-from nbconvert.filters import ansi2html
-from voila.exporter import VoilaExporter
 
 STYLE_ELEMENT = re.compile(r"<style>.*?</style>", re.S)  # as the games' pictures (hatskit/games/*/render.py) write them
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
@@ -52,16 +60,10 @@ SAVED_TAG = "show-saved-output"  # a code cell shown from its saved outputs on a
 # A game page's widgets stay silent until the page connects (widgets/batch.py); Voilà's progressive rendering
 # runs the notebook while the page listens for each widget as it is made, so its tables would never show.
 PROGRESSIVE_REFUSED = "hatskit's game pages need Voilà's progressive_rendering off (config/voila.json leaves it off)"
-# An output's frame as JupyterLab's renderers leave it on the page (text, and HTML from a trusted notebook).
-_TEXT_OUTPUT = '<div class="jp-RenderedText jp-OutputArea-output" data-mime-type="text/plain">'
-_HTML_OUTPUT = (
-    '<div class="lm-Widget jp-RenderedHTMLCommon jp-RenderedHTML jp-mod-trusted jp-OutputArea-output"'
-    ' data-mime-type="text/html">'
-)
 # JupyterLab's look, as on Voilà's pages, without the scripts a text page never needs: require.js (for
 # old-style widgets), and MathJax and Mermaid from a CDN (so the index loads nothing from the internet);
 # an empty icon, as on Voilà's pages, so the browser asks for no /favicon.ico (a 404 in the console);
-# links underlined, as on the game pages (config/share/voila/templates/hatskit).
+# links underlined, as on the game pages (share/jupyter/voila/templates/hatskit).
 TEXT_PAGE_TEMPLATE = """{%- extends 'lab/index.html.j2' -%}
 {%- block html_head_css -%}<link rel="icon" href="data:;base64,=">
 <style>.jp-RenderedHTMLCommon a:link, .jp-RenderedHTMLCommon a:visited { text-decoration: underline; }</style>
@@ -70,6 +72,16 @@ TEXT_PAGE_TEMPLATE = """{%- extends 'lab/index.html.j2' -%}
 {%- block html_head_js_mathjax -%}{%- endblock html_head_js_mathjax -%}
 {%- block html_head_js_mermaidjs -%}{%- endblock html_head_js_mermaidjs -%}
 """
+# A cell's outputs as nbconvert's lab template draws them, without its code or prompts: that template's
+# base.html.j2 is the cells alone, with no page around them. One exporter for the server's life, so
+# nbconvert compiles its templates once.
+SAVED_OUTPUTS = HTMLExporter(
+    template_name="lab",
+    template_file="base.html.j2",
+    exclude_input=True,
+    exclude_input_prompt=True,
+    exclude_output_prompt=True,
+)
 
 
 def needs_kernel(notebook: nbformat.NotebookNode) -> bool:
@@ -97,54 +109,60 @@ def text_page(notebook: nbformat.NotebookNode, name: str, strip_sources: bool, t
 def with_saved_outputs(notebook: nbformat.NotebookNode) -> nbformat.NotebookNode:
     """A copy of ``notebook`` in which each run code cell tagged SAVED_TAG is its saved outputs, not code to run.
 
-    The cell becomes a raw cell holding its outputs as they look once drawn on
-    the page (:func:`_output_markup`); the page template
-    (config/share/voila/templates/hatskit) writes it as it is.
+    The cell becomes a raw cell holding its outputs as nbconvert's lab template draws them
+    (:func:`_drawn`); the page template (share/jupyter/voila/templates/hatskit) writes it as it is.
+    Written into the page, an HTML output is read with the page instead of drawn by the page's scripts
+    one output after another once the page has loaded (benchmarks/README.md has the measurements).
+    A style sheet that an earlier picture on the page already wrote is left out (:func:`_new_styles_only`).
     """
-    shown = nbformat.from_dict(notebook)
+    shown = nbformat.from_dict(notebook)  # a copy: the notebook read from disk is left alone
     styles: set[str] = set()  # the style sheets written so far
-    shown.cells = [_saved_cell(cell, styles) if _shows_saved(cell) else cell for cell in shown.cells]
+    for index, cell in enumerate(shown.cells):
+        if _shows_saved(cell):
+            for output in cell.outputs:
+                if "text/html" in output.get("data", {}):
+                    output.data["text/html"] = _new_styles_only(_text(output.data["text/html"]), styles)
+            shown.cells[index] = _saved_cell(cell)
     return shown
 
 
 def _shows_saved(cell: nbformat.NotebookNode) -> bool:
+    """A code cell tagged SAVED_TAG that has run, none of whose outputs is HTML holding a script.
+
+    Written into the page, such a script would run as the page is read, before the page's own scripts
+    have loaded, where in JupyterLab and on Voilà's page it runs once they have: that cell still runs.
+    """
     tagged = SAVED_TAG in cell.get("metadata", {}).get("tags", [])
-    return cell.cell_type == "code" and tagged and cell.get("execution_count") is not None
+    if cell.cell_type != "code" or not tagged or cell.get("execution_count") is None:
+        return False
+    return not any("<script" in _text(output.get("data", {}).get("text/html", "")).lower() for output in cell.outputs)
 
 
-def _saved_cell(cell: nbformat.NotebookNode, styles: set[str]) -> nbformat.NotebookNode:
+def _text(value: str | list[str]) -> str:
+    return value if isinstance(value, str) else "".join(value)  # a multi-line string as nbformat may store it
+
+
+def _saved_cell(cell: nbformat.NotebookNode) -> nbformat.NotebookNode:
     """The raw cell that shows ``cell``'s outputs; nbconvert checks it with the whole notebook before the page."""
-    cell_id = html.escape(cell.get("id", ""))
-    markup = (
-        f'<div id="cell-id={cell_id}" class="jp-Cell jp-CodeCell jp-Notebook-cell jp-mod-noInput">'
-        '<div class="jp-Cell-outputWrapper">'
-        '<div class="jp-Collapser jp-OutputCollapser jp-Cell-outputCollapser"></div>'
-        '<div class="jp-OutputArea jp-Cell-outputArea">'
-        f"{''.join(_output_markup(output, styles) for output in cell.outputs)}</div></div></div>"
-    )
-    raw = nbformat.from_dict({"cell_type": "raw", "metadata": {SAVED_TAG: True}, "source": markup})
+    raw = nbformat.v4.new_raw_cell(_drawn(json.dumps(cell, sort_keys=True)), metadata={SAVED_TAG: True})
     if "id" in cell:
         raw.id = cell.id  # the id of the code cell it stands for, unique in the notebook
+    else:
+        del raw["id"]  # an older notebook format, whose cells have none
     return raw
 
 
-def _output_markup(output: nbformat.NotebookNode, styles: set[str]) -> str:
-    """One output as the page's scripts would leave it drawn: text and HTML written as they are.
+@functools.lru_cache(maxsize=256)
+def _drawn(cell_json: str) -> str:
+    """A code cell's outputs as nbconvert's lab template draws them, kept for the next page with the same cell.
 
-    Written into the page, an HTML output is read with the page instead of drawn by the page's scripts
-    one output after another once the page has loaded (benchmarks/README.md has the measurements).
-    Anything else, and HTML holding a script (which must run after the page's own), is left for those
-    scripts to draw, as Voilà's lab template writes it.
+    nbconvert's HTMLExporter takes about 10 ms a cell (it reads its own HTML back to add alternative
+    texts), every page view; a page's saved outputs change only with the notebook, so each cell is drawn
+    once for the server's life (four notebooks of 18 to 25 such cells).
     """
-    kind = " jp-OutputArea-executeResult" if output.output_type == "execute_result" else ""
-    if output.output_type == "stream":
-        return f'<div class="jp-OutputArea-child">{_TEXT_OUTPUT}<pre>{ansi2html(output.text)}</pre></div></div>'
-    html_text = output.get("data", {}).get("text/html")
-    if html_text is not None and "<script" not in html_text.lower():
-        return f'<div class="jp-OutputArea-child{kind}">{_HTML_OUTPUT}{_new_styles_only(html_text, styles)}</div></div>'
-    data = jinja2.utils.htmlsafe_json_dumps({**output, "trusted": True})  # Voilà's tojson: no "</script>" inside
-    script = f'<script type="application/vnd.voila.cell-output+json">{data}</script>'
-    return f'<div class="jp-OutputArea-child{kind}">{script}</div>'
+    cell = nbformat.from_dict(json.loads(cell_json))
+    page, _ = SAVED_OUTPUTS.from_notebook_node(nbformat.v4.new_notebook(cells=[cell]))
+    return page.strip()
 
 
 def _new_styles_only(html_text: str, styles: set[str]) -> str:
@@ -194,72 +212,6 @@ def pool_size() -> int:
         raise ValueError(f"HATSKIT_POOL must be a whole number of kernels, not {value!r}")
     return int(value)
 
-
-def compile_page_modules(packages: tuple[str, ...] = ("hatskit", "widgets")) -> None:
-    """Write the bytecode of the packages every game page imports, where it is missing or stale.
-
-    `pip install -e .` leaves them in the repository and compiles nothing there, and where
-    PYTHONDONTWRITEBYTECODE is set (this project's machines, many container images) no kernel
-    writes it either: every game page compiled them anew (benchmarks/README.md has the cost).
-    Quietly does nothing where the directory is read-only.
-    """
-    for package in packages:
-        spec = importlib.util.find_spec(package)
-        for directory in spec.submodule_search_locations if spec and spec.submodule_search_locations else []:
-            compileall.compile_dir(directory, quiet=2)
-
-
-class TemplateBytecode(jinja2.BytecodeCache):
-    """The page templates, compiled once for the server's life instead of once a page.
-
-    Voilà makes a new nbconvert exporter, and with it a new Jinja environment, for every page it
-    renders, so Jinja parsed and compiled the whole lab template (about 20 files) again each time: a
-    third of Voilà's own CPU for a Hats page (benchmarks/README.md). Jinja checks each template's
-    source against the one its code was compiled from, so an edited template is compiled again.
-    Only Voilà's exporter uses it: the text pages' exporter compiles its templates without async.
-    """
-
-    def __init__(self) -> None:
-        self.compiled: dict[str, bytes] = {}
-
-    def load_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
-        if bucket.key in self.compiled:
-            bucket.bytecode_from_string(self.compiled[bucket.key])
-
-    def dump_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
-        self.compiled[bucket.key] = bucket.bytecode_to_string()
-
-
-def compiling_once(
-    create_environment: Callable[[VoilaExporter], jinja2.Environment],
-) -> Callable[[VoilaExporter], jinja2.Environment]:
-    """Voilà's `_create_environment`, giving every environment it makes one shared TemplateBytecode.
-
-    Given a function it made itself, it returns that function: read twice in one process (the tests
-    read it once a test), this file still wraps Voilà's function only once.
-    """
-    if hasattr(create_environment, "bytecode"):
-        return create_environment
-    bytecode = TemplateBytecode()
-
-    def create(exporter: VoilaExporter) -> jinja2.Environment:
-        environment = create_environment(exporter)
-        environment.bytecode_cache = bytecode
-        return environment
-
-    create.bytecode = bytecode  # type: ignore[attr-defined]
-    return create
-
-
-VoilaExporter._create_environment = compiling_once(VoilaExporter._create_environment)
-
-# Voilà looks for page templates in the Jupyter data directories (JUPYTER_PATH first). Read before
-# Voilà collects its templates (the app and the server extension both load this file first), this
-# puts config/share/voila/templates/hatskit there: the lab page without Font Awesome from a CDN.
-TEMPLATES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "share")
-os.environ["JUPYTER_PATH"] = os.pathsep.join(filter(None, [TEMPLATES, os.environ.get("JUPYTER_PATH")]))
-
-compile_page_modules()
 
 c = get_config()  # noqa: F821  (traitlets provides get_config to config files)
 c.VoilaConfiguration.template = "hatskit"

@@ -160,17 +160,11 @@ def run(command: list[str], cwd: Path = REPO, env: dict[str, str] | None = None)
 def page_functions() -> dict:
     """config/voila.py's functions, which decide for `make app` which pages need a kernel and how the rest look.
 
-    Read as a module (it is a settings file, so it gets a settings object to fill); it adds its page templates
-    to JUPYTER_PATH as it loads, which this process leaves as it was.
+    Read as a module (it is a settings file, so it gets a settings object to fill).
     """
     from traitlets.config import Config
 
-    environment = dict(os.environ)
-    try:
-        return runpy.run_path(str(REPO / "config" / "voila.py"), init_globals={"get_config": Config})
-    finally:
-        os.environ.clear()
-        os.environ.update(environment)
+    return runpy.run_path(str(REPO / "config" / "voila.py"), init_globals={"get_config": Config})
 
 
 def npm_tarball(spec: str, stem: str) -> Path:
@@ -476,7 +470,7 @@ def write_settings(preload: list[str]) -> None:
     config_data = {"disabledExtensions": DISABLED_EXTENSIONS, "litePluginSettings": {KERNEL_PLUGIN: kernel}}
     site = {"jupyter-lite-schema-version": 0, "jupyter-config-data": config_data}
     (LITE_DIR / "jupyter-lite.json").write_text(json.dumps(site, indent=1) + "\n")
-    # the pages look as `make app`'s do, in its page template (config/share/voila/templates/hatskit), which writes
+    # the pages look as `make app`'s do, in its page template (share/jupyter/voila/templates/hatskit), which writes
     # the saved outputs of app_contents as they are and shows the page before Python has run it
     voila = {**json.loads((REPO / "config" / "voila.json").read_text())["VoilaConfiguration"], "template": "hatskit"}
     build = {"VoilaConfiguration": voila, "LiteBuildConfig": {"no_sourcemaps": True}}
@@ -501,7 +495,7 @@ def voici_build(output: Path, floor_page: bool = False) -> None:
     places = ["--lite-dir", str(LITE_DIR), "--output-dir", str(output), "--contents", str(app_contents())]
     if floor_page:
         places += ["--contents", str(floor_contents())]
-    templates = os.pathsep.join(filter(None, [str(REPO / "config" / "share"), os.environ.get("JUPYTER_PATH")]))
+    templates = os.pathsep.join(filter(None, [str(REPO / "share" / "jupyter"), os.environ.get("JUPYTER_PATH")]))
     environment = {**os.environ, "JUPYTER_PATH": templates}  # where voici finds the hatskit page template
     run([voici, "build", *places, "--apps", "lab", "--apps", "voici"], cwd=LITE_DIR, env=environment)
     restore_lab_notebooks(output)

@@ -1,4 +1,5 @@
-"""Game pages show cells tagged show-saved-output from their saved outputs (config/voila.py): none may be needed.
+"""Game pages show cells tagged show-saved-output from their saved outputs (config/voila.py, drawn by nbconvert's
+lab template) instead of running them: none may be needed.
 
 nbval (`make test`) runs every cell and checks that each tagged cell's saved
 outputs are what its code gives now; here each game notebook runs as its page
@@ -8,6 +9,7 @@ outputs nbval checks gives the same outputs as when the whole notebook runs.
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import nbformat
@@ -41,6 +43,9 @@ def test_tagged_cells_have_run_and_are_checked_by_nbval(name: str) -> None:
     cells = [cell for cell in notebook.cells if tagged(cell)]
     assert len(cells) >= 10, f"{name}: the page runs every cell again"
     assert all(checked_by_nbval(cell) and cell.execution_count is not None for cell in cells)
+    # config/voila.py runs a tagged cell whose saved HTML holds a script (written into the page, the script would
+    # run too early): none may hold one, since the next test leaves every tagged cell out
+    assert not [cell.source for cell in cells if "<script" in json.dumps(cell.outputs).lower()]
 
 
 @pytest.mark.parametrize("name", GAME_NOTEBOOKS)

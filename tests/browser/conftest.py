@@ -27,6 +27,7 @@ if TYPE_CHECKING:
 
 REPO = Path(__file__).resolve().parents[2]
 CONFIG = REPO / "config"  # voila.json and voila.py; `make app` puts this directory on JUPYTER_CONFIG_PATH
+DATA = REPO / "share" / "jupyter"  # the page template; `make app` puts this directory on JUPYTER_PATH
 VOILA = Path(sys.executable).with_name("voila")  # the console script `make app` runs, from this environment
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = [
@@ -41,12 +42,14 @@ WIDGET_TIMEOUT_MS = 120_000  # a Voilà page runs its whole notebook before the 
 
 
 def app_command(directory: Path, *options: str) -> list[str]:
-    """`make app`'s command for a free port: Voilà serving ``directory`` with config/ on JUPYTER_CONFIG_PATH.
+    """`make app`'s command for a free port: Voilà serving ``directory``, config/ on JUPYTER_CONFIG_PATH, share/jupyter
+    on JUPYTER_PATH.
 
     ``options`` are further settings on the command line, after the config files
     (the kernel tests shorten the culling times with them).
     """
-    return ["env", f"JUPYTER_CONFIG_PATH={CONFIG}", str(VOILA), "--port={port}", *options, str(directory)]
+    paths = [f"JUPYTER_CONFIG_PATH={CONFIG}", f"JUPYTER_PATH={DATA}"]
+    return ["env", *paths, str(VOILA), "--port={port}", *options, str(directory)]
 
 
 def wait_until_evaluates(locator: Locator, script: str, expected: Any) -> None:

@@ -134,59 +134,6 @@ def test_every_notebook_renders_in_voila_with_its_code_hidden(
         assert_rendered(response.read().decode(), NOTEBOOK_DIR / notebook)
 
 
-# Records, as the page loads, whether Voilà's cells were ever shown before its scripts had moved them into the
-# page's shell (the Lumino widget that then holds them): each of the two would lay out the whole page.
-SHOWN_BEFORE_MOVED = """
-window.hkShownBeforeMoved = null;
-new MutationObserver(() => {
-  const cells = document.getElementById("rendered_cells");
-  if (cells !== null && cells.style.display !== "none" && window.hkShownBeforeMoved === null) {
-    window.hkShownBeforeMoved = !cells.classList.contains("lm-Widget");
-  }
-}).observe(document, { subtree: true, childList: true, attributes: true, attributeFilter: ["style", "class"] });
-"""
-
-
-def test_a_game_page_shows_its_cells_once_they_are_in_place(page: Page, voila: str) -> None:
-    page.add_init_script(SHOWN_BEFORE_MOVED)
-    page.goto(f"{voila}/voila/render/hats.ipynb")
-    expect(page.locator(".hk-table").first).to_be_visible()
-    assert page.evaluate("window.hkShownBeforeMoved") is False, "the cells showed before Voilà moved them"
-
-
-# A page that reads the kernel's answer with every widget's state ("update_states") 6 s late, as a page on a busy
-# computer may, and counts the page's requests for one widget's state ("request_state"): ipywidgets' slow path,
-# which it takes when that answer has not been read within its 4 s (see the hatskit page template).
-STATES_READ_LATE = """
-window.hkStatesHeld = 0;
-window.hkOneByOne = 0;
-const setTimeoutAsGiven = window.setTimeout;
-const textOf = data => typeof data === "string" ? data : new TextDecoder().decode(data);
-window.WebSocket = class extends window.WebSocket {
-  set onmessage(handler) {
-    super.onmessage = event => {
-      if (!textOf(event.data).includes('"update_states"')) return handler.call(this, event);
-      window.hkStatesHeld += 1;
-      setTimeoutAsGiven(() => handler.call(this, event), 6000);
-    };
-  }
-  get onmessage() { return super.onmessage; }
-  send(data) {
-    if (textOf(data).includes('"request_state"')) window.hkOneByOne += 1;
-    return super.send(data);
-  }
-};
-"""
-
-
-def test_a_game_page_waits_for_every_widgets_state_in_one_answer(page: Page, voila: str) -> None:
-    page.add_init_script(STATES_READ_LATE)
-    page.goto(f"{voila}/voila/render/hats.ipynb")
-    expect(page.locator(".hk-table").first).to_be_visible()
-    assert page.evaluate("window.hkStatesHeld") == 1, "the page never received every widget's state in one answer"
-    assert page.evaluate("window.hkOneByOne") == 0, "the page asked for the widgets' states one by one"
-
-
 def test_index_names_every_game_and_links_to_hats(page: Page, voila: str) -> None:
     page.goto(f"{voila}/voila/render/index.ipynb")
     for game in GAMES:

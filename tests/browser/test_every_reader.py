@@ -191,7 +191,7 @@ def test_the_loading_spinner_turns_in_steps_and_stands_still_for_less_motion(
 ) -> None:
     """Voilà's spinner while a page loads turns in eight steps a turn, and not at all for a reader asking less motion.
 
-    The page's scripts are held back here, so that the spinner stays (the template: config/share/voila/templates).
+    The page's scripts are held back here, so that the spinner stays (the page template hatskit).
     """
     page.route("**/voila/static/voila.js", lambda route: route.abort())
     page.goto(f"{voila}/voila/render/hats.ipynb")

@@ -15,11 +15,12 @@ Two students log in from two browser contexts. Each must land on the app's
 index (its `defaultUrl`), which starts no kernel; open Hats from the index's
 link and play a move by clicks; and ask nothing of any server but the hub (every
 request and web socket of the context is recorded, and any other is blocked).
-Under the hub the page template of config/share/voila/templates/hatskit is in
-force (its scripts are on the page, Font Awesome and MathJax come from no CDN),
-the code is hidden, and the kernel settings config/jupyter_server_config.py
-takes from voila.json hold (culling every 30 s after 300 s idle, never a
-connected kernel, kernels on local sockets). A student's closed tab stops that
+Under the hub the page template of share/jupyter/voila/templates/hatskit
+(which `pip install` puts in the environment's share/jupyter) is in force (its
+style is on the page, Font Awesome and MathJax come from no CDN), the code is
+hidden, and the kernel settings config/jupyter_server_config.py takes from
+voila.json hold (culling every 30 s after 300 s idle, never a connected kernel,
+kernels on local sockets). A student's closed tab stops that
 student's kernel at once and leaves the other's alone.
 
 A JupyterHub and two servers take a minute or two to start and run, so this
@@ -70,7 +71,7 @@ SPAWN_MS = 180_000  # a student's server starting on a machine shared with other
 SHUTDOWN_SECONDS = 30
 KERNEL_ID = "() => JSON.parse(document.getElementById('jupyter-config-data').textContent).kernelId"
 CULLING = "Culling kernels with idle durations > 300 seconds at 30 second intervals"  # jupyter_server's log line
-TEMPLATE_SCRIPT = "Control comm did not respond in time"  # the hatskit template's longer wait for the widgets' state
+TEMPLATE_MARK = "animation-timing-function: steps(8, end)"  # the hatskit template's spinner, turning in steps
 
 
 def readme_hub_section() -> str:
@@ -294,7 +295,7 @@ def test_two_students_on_the_hub_land_on_the_app_play_hats_and_ask_nothing_of_ot
         assert response is not None and response.status == 200, f"Hats under the hub:\n{hub.log.read_text()[-3000:]}"
         page_html = response.text()  # as the server sent it, before any script ran
         assert_rendered(page_html, NOTEBOOK_DIR / "hats.ipynb")  # every cell ran, code hidden (voila.json)
-        assert TEMPLATE_SCRIPT in page_html, "the hatskit page template is not in force under the hub"
+        assert TEMPLATE_MARK in page_html, "the hatskit page template is not in force under the hub"
         assert "fontawesome-free" not in page_html
         expect(tab.locator(".hk-table").first).to_be_visible()
     for student, tab in zip(students, tabs, strict=True):
