@@ -57,9 +57,6 @@ from nbconvert import HTMLExporter
 STYLE_ELEMENT = re.compile(r"<style>.*?</style>", re.S)  # as the games' pictures (hatskit/games/*/render.py) write them
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
 SAVED_TAG = "show-saved-output"  # a code cell shown from its saved outputs on a game page (with_saved_outputs)
-# A game page's widgets stay silent until the page connects (widgets/batch.py); Voilà's progressive rendering
-# runs the notebook while the page listens for each widget as it is made, so its tables would never show.
-PROGRESSIVE_REFUSED = "hatskit's game pages need Voilà's progressive_rendering off (config/voila.json leaves it off)"
 # JupyterLab's look, as on Voilà's pages, without the scripts a text page never needs: require.js (for
 # old-style widgets), and MathJax and Mermaid from a CDN (so the index loads nothing from the internet);
 # an empty icon, as on Voilà's pages, so the browser asks for no /favicon.ico (a 404 in the console);
@@ -188,14 +185,10 @@ def prelaunch_hook(
 ) -> nbformat.NotebookNode:
     """Answer a text page without a kernel (tornado's Finish ends the request), else set the `_xsrf` cookie.
 
-    A game page under Voilà's progressive rendering is refused with a sentence: its widgets would never show.
-
     A game page's cells tagged SAVED_TAG are shown from their saved outputs (:func:`with_saved_outputs`).
     A text page takes its theme from the link (``?theme=dark``) as Voilà's game pages do (voila.json).
     """
     if needs_kernel(notebook):
-        if handler.voila_configuration.progressive_rendering:
-            raise tornado.web.HTTPError(500, reason=PROGRESSIVE_REFUSED)
         handler.xsrf_token  # noqa: B018  (reading it sets the cookie)
         return with_saved_outputs(notebook)
     settings = handler.voila_configuration

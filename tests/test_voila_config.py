@@ -10,7 +10,6 @@ from typing import Any
 
 import nbformat
 import pytest
-import tornado.web
 from nbconvert import HTMLExporter
 from traitlets.config import Config
 
@@ -98,13 +97,6 @@ def voila_handler(progressive_rendering: bool = False) -> SimpleNamespace:
 def test_a_game_page_gets_the_notebook_with_its_saved_outputs(voila_config: dict[str, Any]) -> None:
     shown = voila_config["prelaunch_hook"](voila_handler(), game_page(), cwd=".")
     assert [cell.cell_type for cell in shown.cells] == ["code", "raw"]
-
-
-def test_a_game_page_under_progressive_rendering_is_refused_with_a_sentence(voila_config: dict[str, Any]) -> None:
-    """Its widgets wait for the page to connect (widgets/batch.py): run progressively, its tables would never show."""
-    with pytest.raises(tornado.web.HTTPError, match="progressive_rendering off") as refused:
-        voila_config["prelaunch_hook"](voila_handler(progressive_rendering=True), game_page(), cwd=".")
-    assert refused.value.status_code == 500
 
 
 def test_a_style_sheet_is_written_once_a_page(voila_config: dict[str, Any]) -> None:

@@ -17,10 +17,9 @@ import html
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from widgets import ui
-
 from hatskit import Game, HatskitError
 from hatskit.drawing import event_html
+from widgets import ui
 from widgets.parts import View, html_line, named_button, row
 
 Goal = Callable[[Game, Any], tuple[bool, str]]

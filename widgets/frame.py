@@ -56,12 +56,11 @@ from collections.abc import Sequence
 from functools import partial
 from typing import Any, ClassVar, Self
 
-from widgets import ui
-
 import hatskit
 from hatskit.bots import Bot, make_bot
 from hatskit.core import Event, Game, GameSpec
 from hatskit.drawing import event_html, move_list_html, score_panel_html
+from widgets import ui
 from widgets.clipboard import Clipboard
 from widgets.links import (
     LinkError,

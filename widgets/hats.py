@@ -21,8 +21,6 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from widgets import ui
-
 from hatskit.drawing import back_html, escape
 from hatskit.games.hats import (
     HAND_SIZE,
@@ -37,6 +35,7 @@ from hatskit.games.hats import (
     partner,
 )
 from hatskit.games.hats.render import hat_card_html
+from widgets import ui
 from widgets.frame import TableFrame
 from widgets.parts import column, html_line, named_button, row, set_face, set_marks, show
 

@@ -31,14 +31,13 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar, cast
 
-from widgets import ui
-
 from hatskit.bots import Bot
 from hatskit.core import Event, Game
 from hatskit.drawing import back_html, escape
 from hatskit.games.hats_off import KIND_NAMES, MAX_RACES, Call, Flip, HatsOffMove, HatsOffView, Pass, Play, Wear
 from hatskit.games.hats_off.bots import LEVELS, RacerBot
 from hatskit.games.hats_off.render import view_html
+from widgets import ui
 from widgets.frame import BOT, READER, TableFrame
 from widgets.parts import html_line, named_button, row, show
 from widgets.race import WEAR, Answer, RacePad, loose_cards

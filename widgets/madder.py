@@ -23,8 +23,6 @@ from collections.abc import Sequence
 from functools import partial
 from typing import Any
 
-from widgets import ui
-
 from hatskit.core import EndPhase, ScoreLine
 from hatskit.drawing import back_html, escape
 from hatskit.games.madder import DECLINE, DONE, Discard, HatAt, MadderOptions, MoveHat, Play, Swap, Take, card_set
@@ -42,6 +40,7 @@ from hatskit.games.madder.components import (
 from hatskit.games.madder.moves import LINE, Choice, Place
 from hatskit.games.madder.positions import MadderView
 from hatskit.games.madder.render import PHASE_WORDS, STYLE, inventory_html, line_html
+from widgets import ui
 from widgets.frame import TableFrame
 from widgets.parts import column, html_line, named_button, row, set_face, set_marks, show
 

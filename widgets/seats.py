@@ -22,9 +22,8 @@ from __future__ import annotations
 import html
 from typing import TYPE_CHECKING, Any
 
-from widgets import ui
-
 from hatskit import Game
+from widgets import ui
 from widgets.parts import column, html_line, named_button, show
 
 if TYPE_CHECKING:

@@ -23,12 +23,11 @@ from collections.abc import Callable, Sequence
 from dataclasses import fields
 from typing import Any
 
-from widgets import ui
-
 import hatskit
 from hatskit import Game, HatskitError
 from hatskit.bots import BOT_KINDS, bot_kinds, make_bot
 from hatskit.core import new_seed
+from widgets import ui
 from widgets.parts import named_button, show
 
 READER = "reader"

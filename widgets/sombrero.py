@@ -28,12 +28,11 @@ from collections import defaultdict
 from typing import Any
 from urllib.parse import quote
 
-from widgets import ui
-
 from hatskit.drawing import escape
 from hatskit.games.sombrero.components import BLACK, FILES, SIDES, WHITE, parse_square, square_name
 from hatskit.games.sombrero.moves import Jump, Step
 from hatskit.games.sombrero.render import draw_counts, piece_svg
+from widgets import ui
 from widgets.frame import TableFrame
 from widgets.parts import html_line, named_button, set_face
 

@@ -3,8 +3,8 @@
 view.js draws a button part as ``<button class="hk-btn ...">`` with the
 description as its text and the tooltip as its ``title``; it also carries
 ipywidgets' ``jupyter-button`` class, for the look of the buttons around it in
-JupyterLab and Voilà, light and dark. The rules below turn such a button into a card (``hk-card`` and a type class such as
-``hk-k-heart``, from :data:`hatskit.drawing.CSS`) and mark its roles:
+JupyterLab and Voilà, light and dark. The rules below turn such a button into a
+card (``hk-card`` and a type class such as ``hk-k-heart``, from :data:`hatskit.drawing.CSS`) and mark its roles:
 ``hk-legal`` a target the selected piece may take, ``hk-selected`` the chosen
 piece, ``hk-hint`` the strong bot's suggestion, ``hk-changed`` a card the last
 moves changed (a corner star). Every mark changes the border *shape* or adds a

@@ -413,10 +413,11 @@ def _touched(_: dict[str, Any]) -> None:
         surface._schedule()
 
 
+def _script(part: type[Custom]) -> str:
+    return (HERE / part.script).read_text(encoding="utf-8")
+
+
 def module_text(parts: Sequence[type[Custom]]) -> str:
     """view.js with the scripts of ``parts``, each registered under its file name (one ES module for the page)."""
-    scripts = [
-        f"PARTS[{part.script!r}] = (() => {{\n{(HERE / part.script).read_text(encoding='utf-8')}\nreturn render;\n}})();"
-        for part in parts
-    ]
+    scripts = [f"PARTS[{part.script!r}] = (() => {{\n{_script(part)}\nreturn render;\n}})();" for part in parts]
     return (HERE / "view.js").read_text(encoding="utf-8") + "\n" + "\n".join(scripts)
