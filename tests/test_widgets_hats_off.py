@@ -241,6 +241,19 @@ def test_a_level_seats_bots_that_react_like_it_and_the_reader_may_change_it() ->
     assert "Cleo (adult bot)" in text(table.seat_rows)  # a greedy seat reacts like an adult
 
 
+def test_the_set_up_row_names_the_bots_as_the_table_does_when_a_level_is_chosen() -> None:
+    """Issue 25: with "bots react like: child" the seats said "child bot" and the set-up row "adult bot"."""
+    table = HatsOffTable(hatskit.new_game("hats-off", players=3, seed=1), clock=ManualClock())
+    ben = table.setup.seat_boxes[1]
+    table.level_box.value = "child"
+    assert ben.pairs == [("a reader (you)", "reader"), ("child bot", "greedy")] and ben.value == "greedy"
+    assert "Ben (child bot)" in text(table.seat_rows)
+    table.press(ben, value=0)  # the reader takes Ben's seat for the next game: still a choice of the two
+    assert ben.value == "reader" and [label for label, _ in ben.pairs] == ["a reader (you)", "child bot"]
+    table.level_box.value = None
+    assert [label for label, _ in ben.pairs] == ["a reader (you)", "random bot", "adult bot", "quick adult bot"]
+
+
 def test_a_whole_race_game_by_answers_ends_with_the_score() -> None:
     clock = ManualClock()
     table = HatsOffTable(hatskit.new_game("hats-off", players=3, seed=11), clock=clock)

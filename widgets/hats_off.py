@@ -87,6 +87,9 @@ class HatsOffTable(TableFrame):
         seats = tuple(seats) if seats is not None else default_seats(mode, len(game.seat_names))
         self._check_race_seats(seats)
         super().__init__(game, seats, bot_delay, seed, clock, teacher)
+        if level is not None:
+            self.set_level(level)
+            self.flush()
 
     # -- a new game from the set-up row ------------------------------------------------
 
@@ -143,6 +146,7 @@ class HatsOffTable(TableFrame):
         """Let every bot react like ``level`` (None: as its seat's kind says), from its next move on."""
         check_level(level)
         self.level, self._racers_of = level, None
+        self.setup.name_bots(level)
         self.refresh()
 
     def _racer(self, seat: int) -> Bot:

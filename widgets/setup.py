@@ -66,6 +66,7 @@ class SetupRow(ui.HBox):
         )
         show(self.players_box, len(player_counts) > 1)
         self.seat_choices = seat_choices(game_id)
+        self.bots_named: str | None = None  # one name for every bot (Hats Off!'s "bots react like"): see name_bots
         self.seat_boxes = [self._seat_box() for _ in range(max(player_counts))]
         self.option_defaults = hatskit.GAMES[game_id].options_type()
         self.option_boxes = option_controls(type(self.option_defaults))
@@ -132,6 +133,23 @@ class SetupRow(ui.HBox):
             css="width: 14em",
         )
 
+    def name_bots(self, name: str | None) -> None:
+        """Call every bot ``name`` ("child": every bot reacts like a child), or by its kind again (None).
+
+        While one name covers every bot, a seat box offers a reader or that one bot: the kinds, which no
+        longer differ, are not listed under one name three times.
+        """
+        self.bots_named = name
+        for box in self.seat_boxes:
+            kind = box.value
+            box.options = self._choices_for(kind)
+            box.value = kind
+
+    def _choices_for(self, kind: str) -> list[tuple[str, str]]:
+        if self.bots_named is None:
+            return self.seat_choices
+        return [self.seat_choices[0], (f"{self.bots_named} bot", NEW_SEAT if kind == READER else kind)]
+
     def _show_seats(self, names: Sequence[str], kinds: Sequence[str]) -> None:
         """Name the first ``len(names)`` seat boxes and hide the rest."""
         for index, box in enumerate(self.seat_boxes):
@@ -140,6 +158,7 @@ class SetupRow(ui.HBox):
             if seated:
                 box.description = names[index]
                 box.tooltip = f"who sits in {names[index]}'s seat: a reader at this screen or a bot"
+                box.options = self._choices_for(kinds[index])
                 box.value = kinds[index]
 
     def _players_changed(self, change: dict[str, Any]) -> None:

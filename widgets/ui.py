@@ -137,10 +137,15 @@ class HTML(Part):
 
 
 class Button(Part):
-    """A button: its words (``description``), what it does (``tooltip``), pressed by click, Enter or Space."""
+    """A button: its words (``description``), what it does (``tooltip``), pressed by click, Enter or Space.
+
+    A card or a square shows a picture instead of words: ``face``, the game's renderer's markup for it
+    (hatskit/games/<game>/render.py), so the live table and the printed pictures are one drawing.
+    """
 
     kind = "button"
     description = traitlets.Unicode("")
+    face = traitlets.Unicode("")  # HTML from a renderer; shown instead of the description when set
     disabled = traitlets.Bool(False)
     button_style = traitlets.Unicode("")  # "primary": the button to press next stands out
 
@@ -158,7 +163,8 @@ class Button(Part):
                 action(self)
 
     def props(self) -> dict[str, Any]:
-        return {"text": self.description, "off": self.disabled, "primary": self.button_style == "primary"}
+        face = {"face": self.face} if self.face else {}
+        return {"text": self.description, "off": self.disabled, "primary": self.button_style == "primary"} | face
 
     def receive(self, content: dict[str, Any]) -> None:
         if content.get("do") == "click":

@@ -87,7 +87,10 @@ function update(item, node) {
   const input = item.input;
   if (node.t === "html" && old.html !== node.html) item.el.innerHTML = node.html;
   if (node.t === "button" || node.t === "toggle") {
-    if (old.text !== node.text) item.el.textContent = node.text;
+    if (old.text !== node.text || old.face !== node.face) {
+      if (node.face) item.el.innerHTML = node.face;
+      else item.el.textContent = node.text;
+    }
     item.el.disabled = node.off;
     item.el.classList.toggle("mod-primary", Boolean(node.primary));
     if (node.t === "toggle") item.el.setAttribute("aria-pressed", node.value ? "true" : "false");

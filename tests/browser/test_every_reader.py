@@ -40,7 +40,7 @@ PHONE_PROBLEMS = """(root) => {
   for (const b of document.querySelectorAll(".hk-table button")) {
     if (shown(b) && b.scrollWidth > b.clientWidth + 1) problems.push(`label cut: ${b.textContent}`);
   }
-  for (const s of document.querySelectorAll(".hk-table .widget-slider .noUi-target")) {
+  for (const s of document.querySelectorAll(".hk-table .hk-slider input[type=range]")) {
     if (shown(s) && s.getBoundingClientRect().width < 100) problems.push("slider under 100 px");
   }
   const cards = [...document.querySelectorAll(".hk-table .hk-card")].filter(shown)
@@ -137,12 +137,14 @@ def test_the_slider_is_named_and_its_end_key_goes_to_the_last_move(page: Page, v
     from playwright.sync_api import expect
 
     open_page(page, f"{voila}/voila/render/sombrero.ipynb")
-    slid = page.locator(".widget-slider [role=slider]:not([aria-valuemax='0'])")
-    table = page.locator(".hk-table").filter(has=slid).first
-    handle = table.locator(".widget-slider [role=slider]")
+    table = page.locator(".hk-table.hk-main")
+    table.locator('button.hk-sq[title*=": White"]').first.click()  # a step: the history has a move
+    table.locator("button.hk-legal").first.click()
+    handle = table.locator(".hk-slider input[type=range]")
+    expect(handle).to_have_attribute("max", "1")
     expect(handle).to_have_attribute("aria-label", re.compile("move"))
-    last = str(int(float(handle.get_attribute("aria-valuemax") or "0")))
-    number = table.locator(".widget-slider .widget-label")  # "move N": the kernel sets it for the shown move
+    last = "1"
+    number = table.locator(".hk-slider .hk-fieldname")  # "move N": the kernel sets it for the shown move
     handle.focus()
     page.keyboard.press("Home")
     expect(number).to_have_text("move 0")
