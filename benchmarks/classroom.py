@@ -5,13 +5,14 @@
 Serves notebooks/ as `make app` does (benchmarks/app.py's `serve`), and a
 generated one-button notebook the same way. N browser contexts of one Chromium
 open the trivial page at once, then N open the game page at once; each waits
-until its page is interactive (app.py's definition) and then makes a move by
-clicks. Prints how many rendered and played, the slowest open against the
-slowest trivial open (target 1.5x), the medians of when the server's answer
-ended (the notebook had run), when the page had loaded and when it was
-interactive, the server's total memory (server and kernels) with every page
-open, and the number of kernels until they go back down after the contexts
-close. Every wait is bounded (--timeout); the script stops by itself.
+until its page is interactive (app.py's issue 9 definition: its first control
+shows and a click on it is answered) and then makes a move by clicks. Prints
+how many rendered and played, the slowest open against the slowest trivial
+open (target 1.3x since issue 28; issue 9 asked 1.5x), the medians of when the
+server's answer ended (the notebook had run), when the page had loaded and
+when it was interactive, the server's total memory (server and kernels) with
+every page open, and the number of kernels until they go back down after the
+contexts close. Every wait is bounded (--timeout); the script stops by itself.
 
 The slowest open of a class swings from run to run of the same code (1.44x to
 1.73x on one day): with --runs N it holds N classes in a row and prints each
@@ -176,7 +177,7 @@ async def one_class(browser, args: argparse.Namespace) -> float:
             reference = summary("trivial", await classroom(browser, trivial, "trivial", args.sessions, timeout_ms))
     with serve(NOTEBOOK_DIR, args.pool) as app:
         slowest = summary(args.page, await classroom(browser, app, args.page, args.sessions, timeout_ms))
-        print(f"slowest {args.page} open: {slowest / reference:.2f}x the slowest trivial open (target 1.5x)")
+        print(f"slowest {args.page} open: {slowest / reference:.2f}x the slowest trivial open (target 1.3x)")
         kernels_going_down(app, args.linger)
     return slowest / reference
 
@@ -193,7 +194,7 @@ async def run(args: argparse.Namespace) -> None:
             ratios.append(await one_class(browser, args))
         if args.runs > 1:
             each, median = ", ".join(f"{ratio:.2f}x" for ratio in ratios), statistics.median(ratios)
-            print(f"slowest {args.page} open, each class: {each}; median {median:.2f}x (target 1.5x)")
+            print(f"slowest {args.page} open, each class: {each}; median {median:.2f}x (target 1.3x)")
         await browser.close()
 
 
