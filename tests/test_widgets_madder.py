@@ -148,7 +148,8 @@ def test_an_ability_with_many_choices_asks_for_your_hat_first_then_the_other() -
 def test_a_premium_reads_as_on_its_card_and_one_of_two_identical_hats_is_picked_alone() -> None:
     table = table_at(with_hand(["Beret", "Beret", "Newsboy*"]))
     assert hand(table) == ["Beret", "Beret", "Newsboy ★"]
-    assert all("hk-s-" in " ".join(button._dom_classes) for button in shown(table.hand_buttons)), "coloured as cards"
+    faces = [button.face for button in shown(table.hand_buttons)]
+    assert all("hk-card hk-hat hk-s-" in face for face in faces), "drawn as the cards on the table are"
     table.hand_buttons[1].click()
     picked = [index for index, button in enumerate(table.hand_buttons) if "hk-selected" in button._dom_classes]
     assert picked == [1] and table.selected == "Beret"

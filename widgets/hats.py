@@ -24,7 +24,6 @@ from typing import Any
 from hatskit.drawing import back_html, escape
 from hatskit.games.hats import (
     HAND_SIZE,
-    KIND_NAMES,
     KINDS,
     MAIN_ACTIONS,
     Back,
@@ -40,7 +39,7 @@ from widgets.frame import TableFrame
 from widgets.parts import column, html_line, named_button, row, set_face, set_marks, show
 
 MARKS = ("hk-legal", "hk-selected", "hk-hint", "hk-changed")
-CARD_CLASSES = ("hk-card", *(f"hk-k-{name}" for name in KIND_NAMES.values()), "hk-facedown", *MARKS)
+CARD_CLASSES = ("hk-cardbtn", "hk-big", "hk-facedown", *MARKS)
 
 
 class HatsTable(TableFrame):
@@ -249,9 +248,10 @@ def _card_order(card: str) -> tuple[int, int]:
 
 
 def _show_card(button: ui.Button, card: str | None, tooltip: str, marks: list[str]) -> None:
-    """Show ``card`` (symbol and value, coloured by type) on ``button``, or hide an empty slot: one message."""
-    kind_class = [f"hk-k-{KIND_NAMES[card[0]]}", "hk-card"] if card else []
-    set_face(button, card or "", tooltip if card else "", kind_class + marks, CARD_CLASSES, visible=bool(card))
+    """Show ``card`` on ``button`` as the renderer draws it (a duplicate type dimmed, H7), or hide an empty slot."""
+    face = hat_card_html(card, "hk-facedown" if "hk-facedown" in marks else "", tooltip) if card else ""
+    classes = ["hk-cardbtn", "hk-big", *marks]
+    set_face(button, card or "", tooltip if card else "", classes, CARD_CLASSES, visible=bool(card), face=face)
 
 
 def _card_button(action: Callable[[], None]) -> ui.Button:

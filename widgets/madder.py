@@ -39,19 +39,16 @@ from hatskit.games.madder.components import (
 )
 from hatskit.games.madder.moves import LINE, Choice, Place
 from hatskit.games.madder.positions import MadderView
-from hatskit.games.madder.render import PHASE_WORDS, STYLE, inventory_html, line_html
+from hatskit.games.madder.render import PHASE_WORDS, STYLE, hat_html, inventory_html, line_html
 from widgets import ui
 from widgets.frame import TableFrame
 from widgets.parts import column, html_line, named_button, row, set_face, set_marks, show
 
 MARKS = ("hk-legal", "hk-selected", "hk-hint")
-STYLE_CLASSES = tuple(f"hk-s-{index}" for index in range(8))  # a hat's colour, as the cards on the table have it
-HAND_MARKS = (*MARKS, *STYLE_CLASSES)
 HAND_SLOTS = 8  # more than a hand ever holds: 3 dealt, at most one more from an ability
 WIDGET_CSS = """
-.hk-table .hk-btn.hk-hatbtn { width: auto; min-width: 5em; height: 2.6em; padding: 0 6px; font-size: .95em; }
+.hk-table .hk-cardbtn.hk-hatbtn > .hk-hat { min-width: 5em; height: 2.6em; font-size: .95em; }
 .hk-table .hk-hat { width: auto; min-width: 4.4em; padding: 0 7px; white-space: nowrap; }
-.hk-table .hk-btn.hk-hatbtn { color: #222; }  /* a hat is a light card in both themes: dark words */
 .hk-table .hk-seat .hk-hat { width: auto; height: 2.4em; padding: 0 6px; }
 .hk-table .hk-seatrow { flex-wrap: wrap; align-items: flex-start; }
 .hk-table .hk-seatrow > .hk-btn { flex: none; }
@@ -117,6 +114,7 @@ class MadderTable(TableFrame):
     def _hand_button(self, index: int) -> ui.Button:
         button = named_button("", "", lambda: self.pick(index), width=None)
         button.add_class("hk-hatbtn")
+        button.add_class("hk-cardbtn")
         return button
 
     def _choice_buttons(self, count: int) -> list[ui.Button]:
@@ -234,9 +232,9 @@ class MadderTable(TableFrame):
             hat = hand[index] if index < len(hand) else None
             marks = ["hk-selected"] if index == picked else []
             marks += ["hk-hint"] if hat is not None and hat == hinted else []
-            marks += [_style_class(hat, cards)] if hat is not None else []
             tip = _hand_tip(hat, moves) if hat else ""
-            set_face(button, hat_words(hat) if hat else "", tip, marks, HAND_MARKS, visible=bool(hat))
+            face = hat_html(hat, cards) if hat else ""
+            set_face(button, hat_words(hat) if hat else "", tip, marks, MARKS, visible=bool(hat), face=face)
             button.disabled = view["to_move"] is None
 
     def _picked_index(self, hand: list[str]) -> int | None:
@@ -374,11 +372,6 @@ def describe(move: Choice, user: int) -> str:
         return f"swap your {hat_words(move.mine.hat)} for {SEAT_NAMES[int(theirs.place)]}'s {hat_words(theirs.hat)}"
     assert isinstance(move, Take)
     return f"take {_the(move.item, user)}"
-
-
-def _style_class(hat: str, cards: CardSet) -> str:
-    """The colour class of a hat's style, the same as the drawn cards' (hatskit.games.madder.render)."""
-    return f"hk-s-{cards.styles.index(style_of(hat))}"
 
 
 def hat_words(hat: str) -> str:

@@ -43,9 +43,14 @@ def set_face(
     marks: Sequence[str],
     managed: Sequence[str],
     visible: bool = True,
+    face: str = "",
 ) -> None:
-    """Show ``text`` on a card or square ``button`` with its ``tooltip`` and ``marks`` (or hide it)."""
+    """Show ``text`` on a card or square ``button`` with its ``tooltip`` and ``marks`` (or hide it).
+
+    ``face`` is the renderer's picture of what the button shows (a card): the page shows it instead of ``text``.
+    """
     button.description = text
+    button.face = face
     button.tooltip = tooltip
     button._dom_classes = _classes(button, [*marks, *([] if visible else [HIDDEN])], [*managed, HIDDEN])
 

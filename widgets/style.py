@@ -4,7 +4,8 @@ view.js draws a button part as ``<button class="hk-btn ...">`` with the
 description as its text and the tooltip as its ``title``; it also carries
 ipywidgets' ``jupyter-button`` class, for the look of the buttons around it in
 JupyterLab and Voilà, light and dark. The rules below turn such a button into a
-card (``hk-card`` and a type class such as ``hk-k-heart``, from :data:`hatskit.drawing.CSS`) and mark its roles:
+card: a ``hk-cardbtn`` button's face is the game renderer's card (``hk-card`` and a type class such as
+``hk-k-heart``, from :data:`hatskit.drawing.CSS`), and the marks of its roles go on that card:
 ``hk-legal`` a target the selected piece may take, ``hk-selected`` the chosen
 piece, ``hk-hint`` the strong bot's suggestion, ``hk-changed`` a card the last
 moves changed (a corner star). Every mark changes the border *shape* or adds a
@@ -22,15 +23,18 @@ from widgets import ui
 WIDGET_CSS = """
 .hk-table { font-family: system-ui, sans-serif; gap: 4px; }
 .hk-hidden { display: none !important; }
-.hk-table .hk-btn.hk-card { width: 2.8em; height: 3.8em; padding: 0; margin: 2px;
-  border: 2px solid #444; border-radius: 6px; background: #fffdf6; font-size: 1.3em; font-weight: 700;
-  white-space: pre-line; line-height: 1.15; box-shadow: none; }
-.hk-table .hk-btn.hk-card:disabled { opacity: 1; cursor: default; }
-.hk-table .hk-btn.hk-facedown { background: repeating-linear-gradient(135deg, #fffdf6 0 6px, #ddd9cc 6px 8px);
-  border-style: dashed; text-decoration: line-through; }
 .hk-table .hk-btn.hk-legal { border: 3px dashed #1b7a2e; background: #eefbe9; }
 .hk-table .hk-btn.hk-selected { border: 4px double #b8860b; background: #fff1b8; }
 .hk-table .hk-btn.hk-hint { outline: 3px dotted #d35400; outline-offset: 2px; }
+/* A card button is the renderer's card (its face) and nothing around it: the marks go on the card. */
+.hk-table .hk-btn.hk-cardbtn:is(*, .hk-legal, .hk-selected, .hk-changed) { width: auto; height: auto; padding: 0;
+  margin: 2px; border: none; background: none; box-shadow: none; line-height: normal; font-size: inherit;
+  color: inherit; border-radius: 7px; }
+.hk-table .hk-btn.hk-cardbtn:disabled { opacity: 1; cursor: default; }
+.hk-table .hk-cardbtn > .hk-card { margin: 0; }
+.hk-table .hk-cardbtn.hk-big > .hk-card { width: 2.8em; height: 3.8em; font-size: 1.25em; }
+.hk-table .hk-cardbtn.hk-legal > .hk-card { border: 3px dashed #1b7a2e; background: #eefbe9; }
+.hk-table .hk-cardbtn.hk-selected > .hk-card { border: 4px double #b8860b; background: #fff1b8; }
 .hk-table .hk-btn.hk-action.hk-hint { font-weight: 700; }
 .hk-table .hk-message { min-height: 1.6em; padding: 2px 6px; border-left: 4px solid #888; background: #f7f5ef; }
 .hk-table .hk-message.hk-error { border-left: 4px dashed #b00020; color: #b00020; }
@@ -38,7 +42,8 @@ WIDGET_CSS = """
 .hk-table .hk-poslabel { text-align: center; color: #555; font-size: .85em; }
 .hk-table .hk-seat { margin: 2px 0; }
 .hk-table .hk-seat .hk-card { width: 1.7em; height: 2.4em; font-size: .85em; }
-.hk-table .hk-changed { position: relative; box-shadow: 0 0 0 3px #7a4fc2; }
+.hk-table .hk-changed { position: relative; }
+.hk-table .hk-changed:not(.hk-cardbtn), .hk-table .hk-cardbtn.hk-changed > .hk-card { box-shadow: 0 0 0 3px #7a4fc2; }
 .hk-table .hk-changed::before { content: "✱"; position: absolute; top: 0; right: .15em; font-size: .7em;
   line-height: 1; color: #7a4fc2; }
 .hk-table .hk-setup { gap: 4px 10px; padding-bottom: 4px; border-bottom: 1px solid #ddd; }

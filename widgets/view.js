@@ -10,7 +10,7 @@
 // (widgets/ui.py, module_text): each is an anywidget-style render({ model, el }) on the part's own traits.
 
 const PARTS = {};
-const CARDLIKE = ["hk-card", "hk-sq", "hk-hatbtn"];
+const CARDLIKE = ["hk-cardbtn", "hk-sq"];
 const BASE = {
   hbox: "hk-box hk-hbox",
   vbox: "hk-box hk-vbox",
@@ -77,8 +77,11 @@ function make(node, send) {
 
 function update(item, node) {
   const old = item.node;
-  const classes = `${BASE[node.t]} ${node.c.join(" ")}`;
-  if (item.el.className !== classes) item.el.className = classes;
+  // Classes change one by one, so those a part's own script adds (the clipboard's "shown") stay.
+  const before = old.c ? [...BASE[node.t].split(" "), ...old.c] : [];
+  const after = [...BASE[node.t].split(" "), ...node.c];
+  for (const name of before) if (!after.includes(name)) item.el.classList.remove(name);
+  for (const name of after) if (!item.el.classList.contains(name)) item.el.classList.add(name);
   if (old.tip !== node.tip) {
     if (node.tip) item.el.title = node.tip;
     else item.el.removeAttribute("title");

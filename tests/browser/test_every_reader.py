@@ -157,7 +157,7 @@ def test_hats_controls_are_named_and_the_focus_ring_shows_on_every_card(page: Pa
 
     open_page(page, f"{voila}/voila/render/hats.ipynb")
     table = page.locator(".hk-table.hk-main")
-    hand = table.locator("button.hk-card[aria-label$=' in your hand']")
+    hand = table.locator("button.hk-cardbtn[aria-label$=' in your hand']")
     expect(hand.first).to_be_visible()
     expect(table.locator("button[aria-label^='position 1']").first).to_be_visible()
     expect(table.locator(".hk-message")).to_have_attribute("role", "log")
