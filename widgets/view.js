@@ -43,6 +43,7 @@ function make(node, send) {
   } else if (node.t === "button" || node.t === "toggle") {
     item.el = document.createElement("button");
     item.el.type = "button";
+    item.el.dataset.part = String(id);
     item.el.addEventListener("click", () => {
       if (!item.node.off) send(id, { do: "click" });
     });
@@ -203,6 +204,114 @@ function skipLink() {
   document.body.prepend(link);
 }
 
+// -- moves you can watch: a card that is somewhere else after a change slides there from where it was ---------
+// A card is known by what it shows (".hk-card" text such as "♥5"); only cards shown once on both sides of the
+// change move (two identical Madder hats stay put). Stepping back through the history slides them back.
+
+const MOTION_MS = 320;
+const stillWanted = () => window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+
+function cardPlaces(el) {
+  const places = new Map();
+  const twice = new Set();
+  for (const card of el.querySelectorAll(".hk-card:not(.hk-back)")) {
+    if (card.closest(".hk-custom, .hk-movepanel, .hk-scorepanel, .hk-message")) continue;
+    const key = card.textContent.trim();
+    if (!key) continue;
+    if (places.has(key)) twice.add(key);
+    places.set(key, card);
+  }
+  for (const key of twice) places.delete(key);
+  return places;
+}
+
+function slide(before, el) {
+  if (!before.size) return;
+  for (const [key, card] of cardPlaces(el)) {
+    const from = before.get(key);
+    if (!from) continue;
+    const to = card.getBoundingClientRect();
+    const [dx, dy] = [from.left - to.left, from.top - to.top];
+    if (Math.abs(dx) < 2 && Math.abs(dy) < 2) continue;
+    const scale = to.width ? from.width / to.width : 1;
+    card.classList.add("hk-sliding");
+    const run = card.animate(
+      [{ transform: `translate(${dx}px, ${dy}px) scale(${scale})` }, { transform: "none" }],
+      { duration: MOTION_MS, easing: "ease-out" },
+    );
+    run.onfinish = run.oncancel = () => card.classList.remove("hk-sliding");
+  }
+}
+
+function rectsOf(el) {
+  if (stillWanted()) return new Map();
+  return new Map([...cardPlaces(el)].map(([key, card]) => [key, card.getBoundingClientRect()]));
+}
+
+// -- drag and drop: picking a card up by dragging is the same click the kernel already knows ----------------
+// Pressing on a card or square and letting go on another button sends the two clicks a reader would make
+// (pick up, put down), so an illegal drop gets the same sentence as an illegal click, and nothing changes.
+
+const DRAG_PX = 6;
+
+function dragging(el, press) {
+  let held = null; // { part, x, y, ghost, moved }
+  el.addEventListener("pointerdown", (event) => {
+    const source = event.target.closest("button.hk-cardbtn, button.hk-sq");
+    if (!source || source.disabled || event.button !== 0) return;
+    held = { source, x: event.clientX, y: event.clientY, ghost: null };
+  });
+  el.addEventListener("pointermove", (event) => {
+    if (!held) return;
+    if (!held.ghost && Math.hypot(event.clientX - held.x, event.clientY - held.y) < DRAG_PX) return;
+    if (!held.ghost) {
+      held.ghost = held.source.cloneNode(true);
+      held.ghost.className = `${held.source.className} hk-ghost`;
+      held.ghost.removeAttribute("data-part");
+      held.ghost.setAttribute("aria-hidden", "true");
+      const look = getComputedStyle(held.source); // a square's piece is its background: carried over
+      for (const name of ["backgroundImage", "backgroundSize", "backgroundRepeat", "backgroundPosition", "width", "height"]) {
+        held.ghost.style[name] = look[name];
+      }
+      el.appendChild(held.ghost); // after the view's own tree, which a redraw leaves alone
+      // "fixed" is fixed to the nearest contained box (JupyterLab's panels are), not always to the window.
+      Object.assign(held.ghost.style, { left: "0px", top: "0px" });
+      const zero = held.ghost.getBoundingClientRect();
+      held.origin = [zero.left, zero.top, zero.width / 2, zero.height * 0.6];
+      if (!held.source.classList.contains("hk-selected")) press(held.source); // pick it up: targets light
+    }
+    const [x, y, halfWidth, grip] = held.origin;
+    Object.assign(held.ghost.style, { left: `${event.clientX - x - halfWidth}px`, top: `${event.clientY - y - grip}px` });
+  });
+  const drop = (event) => {
+    if (!held) return;
+    const { source, ghost } = held;
+    held = null;
+    if (!ghost) return; // a plain click: the click event does it
+    ghost.remove();
+    const under = document.elementFromPoint(event.clientX, event.clientY);
+    const target = under && under.closest("button[data-part]");
+    if (target && target !== source && el.contains(target)) press(target);
+    source.dataset.dragged = "1"; // the click that may end a drag is not a second pick
+    setTimeout(() => delete source.dataset.dragged, 0);
+  };
+  el.addEventListener("pointerup", drop);
+  el.addEventListener("pointercancel", () => {
+    if (held && held.ghost) held.ghost.remove();
+    held = null;
+  });
+  el.addEventListener(
+    "click",
+    (event) => {
+      const b = event.target.closest && event.target.closest("button[data-dragged]");
+      if (!b) return;
+      delete b.dataset.dragged;
+      event.stopPropagation();
+    },
+    true,
+  );
+}
+
 function render({ model, el }) {
   const drawn = new Map(); // part id -> { t, el, node, input?, model? }
   const send = (id, content) => model.send({ id, ...content });
@@ -232,6 +341,7 @@ function render({ model, el }) {
   function draw() {
     const tree = model.get("tree");
     if (!tree || !tree.t) return;
+    const before = rectsOf(el);
     const seen = new Set();
     const top = place(tree, seen);
     if (el.firstChild !== top) el.replaceChildren(top);
@@ -241,11 +351,13 @@ function render({ model, el }) {
       drawn.delete(id);
     }
     roles(el);
+    slide(before, el);
   }
 
   model.on("change:tree", draw);
   draw();
   el.addEventListener("keydown", onKey);
+  dragging(el, (button) => send(Number(button.dataset.part), { do: "click" }));
   requestAnimationFrame(() => {
     if (el.closest(".hk-table")) skipLink();
   });
