@@ -211,3 +211,79 @@ def test_hats_hidden_cards_never_reach_the_page(hats_table: Locator, replica: Ha
     assert_hides(table, replica)
     play_first_exchange(table, replica)
     assert_hides(table, replica)
+
+
+# ------------------------------------------------------------------ moves you can watch, and drag and drop
+
+# Logs each card view.js slides (Element.animate) with where it ends: a table position, a hand, a seat's row.
+WATCH_SLIDES = """() => {
+  window.hkSlides = [];
+  const animate = Element.prototype.animate;
+  Element.prototype.animate = function (...args) {
+    const place = this.closest("button[title]");
+    const seat = this.closest(".hk-seat");
+    const where = place ? place.title : seat ? "seat " + seat.innerText.split("\\n")[0] : "?";
+    window.hkSlides.push(this.textContent.trim() + " -> " + where);
+    return animate.apply(this, args);
+  };
+}"""
+
+
+def first_exchange(replica: HatsTable) -> Exchange:
+    return next(move for move in replica.reader_moves() if isinstance(move, Exchange))
+
+
+def test_hats_a_card_dragged_onto_its_place_is_played(hats_table: Locator, replica: HatsTable) -> None:
+    table, move = hats_table, first_exchange(replica)
+    hand_card(table, str(move.card)).drag_to(position(table, move.position))
+    assert replica.try_move(str(move))
+    expect(table.locator(".hk-message")).to_contain_text(message_line(replica.game.events[0][0]))
+    expect(position(table, move.position)).to_have_attribute("title", re.compile(rf"^position {move.position}: "))
+    expect(table.locator(".hk-ghost")).to_have_count(0)
+
+
+def test_hats_an_illegal_drop_says_why_and_changes_nothing(
+    hats_table: Locator, replica: HatsTable, expect_evaluated: ExpectEvaluated
+) -> None:
+    table = hats_table
+    card, number, reason = next(
+        (card, number, reason)
+        for card in replica.game.view(0)["hand"]
+        for number in range(1, len(replica.position_buttons) + 1)
+        if (reason := replica.game.why_illegal(f"{card}@{number}")) is not None
+    )
+    before = table.evaluate(TABLE_STATE)
+    hand_card(table, card).drag_to(position(table, number))
+    expect(table.locator(".hk-message.hk-error")).to_have_text(reason)
+    expect_evaluated(table, TABLE_STATE, before)
+
+
+def test_hats_the_played_and_the_taken_card_slide_where_the_engine_put_them(
+    hats_table: Locator, replica: HatsTable, page: Page
+) -> None:
+    table, move = hats_table, first_exchange(replica)
+    taken = replica.game.view(0)["table"][move.position - 1]
+    page.evaluate(WATCH_SLIDES)
+    hand_card(table, str(move.card)).click()
+    position(table, move.position).click()
+    # A card's drawing reads as its notation ("♥5"); the played card ends on its position, the taken one in
+    # the reader's collection, as the engine says.
+    played = f"{move.card} -> position {move.position}: {move.card}"
+    into_seat = f"{taken} -> seat Ana (you)"
+    expect(table.locator(".hk-message")).to_contain_text("Ana exchanged")
+    page.wait_for_function(
+        "([a, b]) => window.hkSlides.some(s => s.startsWith(a)) && window.hkSlides.includes(b)", arg=[played, into_seat]
+    )
+
+
+def test_no_card_slides_for_a_reader_who_asks_for_reduced_motion(
+    hats_table: Locator, replica: HatsTable, page: Page
+) -> None:
+    page.emulate_media(reduced_motion="reduce")
+    table, move = hats_table, first_exchange(replica)
+    page.evaluate(WATCH_SLIDES)
+    hand_card(table, str(move.card)).click()
+    position(table, move.position).click()
+    assert replica.try_move(str(move))
+    expect(table.locator(".hk-message")).to_contain_text(message_line(replica.game.events[-1][-1]))
+    assert page.evaluate("() => window.hkSlides") == []
