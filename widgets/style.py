@@ -35,7 +35,7 @@ WIDGET_CSS = """
 .hk-table :is(.hk-cardbtn, .hk-sq) { touch-action: none; }  /* a finger drags a card rather than scroll the page */
 .hk-ghost { position: fixed; z-index: 1000; pointer-events: none; transform: rotate(-4deg);
   opacity: .9; margin: 0; border: none; background: none; padding: 0; }
-.hk-table .hk-sliding { position: relative; z-index: 5; }
+.hk-table .hk-card { position: relative; }  /* a sliding card passes over the others (view.js) */
 .hk-table .hk-cardbtn.hk-big > .hk-card { width: 2.8em; height: 3.8em; font-size: 1.25em; }
 .hk-table .hk-cardbtn.hk-legal > .hk-card { border: 3px dashed #1b7a2e; background: #eefbe9; }
 .hk-table .hk-cardbtn.hk-selected > .hk-card { border: 4px double #b8860b; background: #fff1b8; }

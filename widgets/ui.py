@@ -42,6 +42,7 @@ import traitlets
 
 _ids = itertools.count(1)
 _surfaces: weakref.WeakSet[Surface] = weakref.WeakSet()
+_flush_planned = False  # every surface flushes at the event loop's next turn
 HERE = pathlib.Path(__file__).parent
 
 
@@ -367,7 +368,6 @@ class Surface(anywidget.AnyWidget):
         super().__init__(**kwargs)
         self.root = VBox(children)
         self._ids: dict[int, Part] = {}
-        self._pending = False
         self.on_msg(self._received)
         _surfaces.add(self)
 
@@ -381,7 +381,6 @@ class Surface(anywidget.AnyWidget):
 
     def flush(self) -> None:
         """Send the tree to the page if it changed since it was last sent."""
-        self._pending = False
         tree = self.root.node()
         if tree != self.tree:
             self._ids = {part.uid: part for part in self.root.parts()}
@@ -391,16 +390,6 @@ class Surface(anywidget.AnyWidget):
         """Act on ``part`` as the page would (``do="click"``, ``value=...``): for tests."""
         self.flush()
         self._received(self, {"id": part.uid, **content}, [])
-
-    def _schedule(self) -> None:
-        if self._pending:
-            return
-        try:
-            loop = asyncio.get_running_loop()
-        except RuntimeError:
-            return  # no loop: a test reads the parts, or calls flush
-        self._pending = True
-        loop.call_soon(self.flush)
 
     def _received(self, _: Any, content: Any, buffers: Sequence[bytes]) -> None:
         """A message from the page for one of this surface's parts; a stale or unknown part id is ignored."""
@@ -415,8 +404,22 @@ class Surface(anywidget.AnyWidget):
 
 def _touched(_: dict[str, Any]) -> None:
     """A part changed: every surface sends its tree at the loop's next turn (unchanged trees send nothing)."""
+    global _flush_planned
+    if _flush_planned:
+        return
+    try:
+        loop = asyncio.get_running_loop()
+    except RuntimeError:
+        return  # no loop: a test reads the parts, or calls flush
+    _flush_planned = True
+    loop.call_soon(_flush_all)
+
+
+def _flush_all() -> None:
+    global _flush_planned
+    _flush_planned = False
     for surface in list(_surfaces):
-        surface._schedule()
+        surface.flush()
 
 
 def _script(part: type[Custom]) -> str:

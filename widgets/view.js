@@ -27,6 +27,16 @@ const BASE = {
 };
 const SAME = (a, b) => JSON.stringify(a) === JSON.stringify(b);
 
+// Every write is made only when it changes something: a write queues a mutation and a style check even when
+// the value stays the same, and a table is drawn again after every move.
+function attr(element, name, value) {
+  if (element.getAttribute(name) !== value) element.setAttribute(name, value);
+}
+
+function prop(element, name, value) {
+  if (element[name] !== value) element[name] = value;
+}
+
 function field(input) {
   const label = document.createElement("label");
   const name = document.createElement("span");
@@ -83,6 +93,7 @@ function update(item, node) {
   const after = [...BASE[node.t].split(" "), ...node.c];
   for (const name of before) if (!after.includes(name)) item.el.classList.remove(name);
   for (const name of after) if (!item.el.classList.contains(name)) item.el.classList.add(name);
+  if (!old.c) roles(item.el, node.c);
   if (old.tip !== node.tip) {
     if (node.tip) item.el.title = node.tip;
     else item.el.removeAttribute("title");
@@ -95,17 +106,17 @@ function update(item, node) {
       if (node.face) item.el.innerHTML = node.face;
       else item.el.textContent = node.text;
     }
-    item.el.disabled = node.off;
-    item.el.classList.toggle("mod-primary", Boolean(node.primary));
-    if (node.t === "toggle") item.el.setAttribute("aria-pressed", node.value ? "true" : "false");
+    prop(item.el, "disabled", Boolean(node.off));
+    if (Boolean(node.primary) !== item.el.classList.contains("mod-primary")) item.el.classList.toggle("mod-primary");
+    if (node.t === "toggle") attr(item.el, "aria-pressed", node.value ? "true" : "false");
     if (CARDLIKE.some((name) => node.c.includes(name))) {
-      item.el.setAttribute("aria-label", node.tip || node.text || "empty");
-      item.el.setAttribute("aria-pressed", node.c.includes("hk-selected") ? "true" : "false");
+      attr(item.el, "aria-label", node.tip || node.text || "empty");
+      attr(item.el, "aria-pressed", node.c.includes("hk-selected") ? "true" : "false");
     }
   }
   if (input) {
     if (old.label !== node.label) item.el.firstChild.textContent = node.label || "";
-    if (!node.label) input.setAttribute("aria-label", node.tip || "");
+    if (!node.label) attr(input, "aria-label", node.tip || "");
     if (node.t === "select" && !SAME(old.labels, node.labels)) {
       input.replaceChildren(...node.labels.map((text) => Object.assign(document.createElement("option"), { text })));
       old.value = undefined;
@@ -118,8 +129,8 @@ function update(item, node) {
       else if (node.t === "select") input.selectedIndex = node.value;
       else input.value = String(node.value);
     }
-    input.disabled = Boolean(node.off);
-    if (node.t === "slider") input.setAttribute("aria-label", "move number in the game's history");
+    prop(input, "disabled", Boolean(node.off));
+    if (node.t === "slider") attr(input, "aria-label", "move number in the game's history");
   }
   item.node = node;
   if (node.t === "custom") {
@@ -129,18 +140,23 @@ function update(item, node) {
   }
 }
 
-// Roles a line gets from its class: the message line is read out as it changes, the move list scrolls.
-function roles(el) {
-  for (const line of el.querySelectorAll(".hk-message:not([role]), .hk-status:not([role])")) {
-    line.setAttribute("role", line.classList.contains("hk-message") ? "log" : "status");
-    line.setAttribute("aria-live", "polite");
+// Roles a part gets from its class, once: the message line is read out as it changes, the move list is a region
+// a keyboard can scroll.
+function roles(element, classes) {
+  if (classes.includes("hk-message") || classes.includes("hk-status")) {
+    attr(element, "role", classes.includes("hk-message") ? "log" : "status");
+    attr(element, "aria-live", "polite");
   }
-  for (const panel of el.querySelectorAll(".hk-movepanel:not([role])")) {
-    Object.assign(panel, { tabIndex: 0 }); // it scrolls, so a keyboard must reach it
-    panel.setAttribute("role", "region");
-    panel.setAttribute("aria-label", "moves so far");
+  if (classes.includes("hk-movepanel")) {
+    prop(element, "tabIndex", 0);
+    attr(element, "role", "region");
+    attr(element, "aria-label", "moves so far");
   }
-  for (const grid of el.querySelectorAll(".hk-sb-grid")) rove(grid);
+}
+
+// The move list keeps the current move in view. It reads the layout, so it waits for the next frame, when the
+// browser lays the page out anyway.
+function scrollToCurrentMove(el) {
   requestAnimationFrame(() => {
     const now = el.querySelector(".hk-movelist [aria-current]");
     const list = now && now.closest(".hk-movepanel");
@@ -153,12 +169,12 @@ const squares = (grid) => [...grid.querySelectorAll("button.hk-sq")];
 function rove(grid) {
   const all = squares(grid);
   if (!all.length) return;
-  grid.setAttribute("role", "group");
-  grid.setAttribute("aria-label", "the board: arrow keys move between squares, Enter or Space presses one");
+  attr(grid, "role", "group");
+  attr(grid, "aria-label", "the board: arrow keys move between squares, Enter or Space presses one");
   const current = all.find((b) => b.tabIndex === 0 && b.dataset.hkRove) || all[all.length - 8] || all[0];
   for (const b of all) {
-    b.dataset.hkRove = "1";
-    b.tabIndex = b === current ? 0 : -1;
+    if (!b.dataset.hkRove) b.dataset.hkRove = "1";
+    prop(b, "tabIndex", b === current ? 0 : -1);
   }
 }
 
@@ -226,7 +242,10 @@ function cardPlaces(el) {
 }
 
 function slide(before, el) {
-  if (!before.size) return;
+  if (before.size) requestAnimationFrame(() => slideNow(before, el));
+}
+
+function slideNow(before, el) {
   for (const [key, card] of cardPlaces(el)) {
     const from = before.get(key);
     if (!from) continue;
@@ -234,12 +253,11 @@ function slide(before, el) {
     const [dx, dy] = [from.left - to.left, from.top - to.top];
     if (Math.abs(dx) < 2 && Math.abs(dy) < 2) continue;
     const scale = to.width ? from.width / to.width : 1;
-    card.classList.add("hk-sliding");
-    const run = card.animate(
-      [{ transform: `translate(${dx}px, ${dy}px) scale(${scale})` }, { transform: "none" }],
+    // Above the cards it passes (z-index), and nothing written to the page: the move is shown at once.
+    card.animate(
+      [{ transform: `translate(${dx}px, ${dy}px) scale(${scale})`, zIndex: 5 }, { transform: "none", zIndex: 5 }],
       { duration: MOTION_MS, easing: "ease-out" },
     );
-    run.onfinish = run.oncancel = () => card.classList.remove("hk-sliding");
   }
 }
 
@@ -334,6 +352,7 @@ function render({ model, el }) {
       const kids = node.kids.map((kid) => place(kid, seen));
       const now = item.el.children;
       if (now.length !== kids.length || kids.some((kid, index) => now[index] !== kid)) item.el.replaceChildren(...kids);
+      if (node.c.includes("hk-sb-grid")) rove(item.el);
     }
     return item.el;
   }
@@ -350,7 +369,7 @@ function render({ model, el }) {
       if (item.cleanup) item.cleanup();
       drawn.delete(id);
     }
-    roles(el);
+    scrollToCurrentMove(el);
     slide(before, el);
   }
 
