@@ -147,9 +147,18 @@ def walk(part: ui.Part | ui.Surface) -> Iterator[ui.Part]:
 
 
 def page_tree(view: ui.Surface) -> dict[str, Any]:
-    """What the page has of ``view`` once the kernel sends it: its tree of parts (widgets/ui.py)."""
+    """What the page has of ``view`` once the kernel sends it: its tree of parts (widgets/ui.py), each part's
+    node as sent, children in place of their ids."""
     view.flush()
-    return view.tree
+    sent = view.snapshot()
+
+    def nested(uid: int) -> dict[str, Any]:
+        node = dict(sent["nodes"][str(uid)])
+        if "kids" in node:
+            node["kids"] = [nested(kid) for kid in node["kids"]]
+        return node
+
+    return nested(sent["root"])
 
 
 def shown_strings(view: ui.Surface) -> list[str]:

@@ -92,3 +92,25 @@ def test_a_dropdown_keeps_its_value_among_new_options_or_takes_the_first() -> No
     assert box.value == 3
     with pytest.raises(Exception, match="not one of the choices"):
         box.value = 9
+
+
+def test_once_a_view_says_hello_a_move_is_one_patch_of_the_parts_it_changed(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The page gets the whole tree once; a move then sends only the nodes that changed, numbered, and a view
+    that applies the patches to the tree it had holds what a newly opened view would get."""
+    table = HatsTable(hatskit.new_game("hats", players=3, seed=7), ("reader", "greedy", "greedy"), bot_delay=0)
+    table._received(table, {"hello": True}, [])
+    page = {int(uid): node for uid, node in table.tree["nodes"].items()}
+    version = table.tree["v"]
+    patches: list[dict[str, Any]] = []
+    monkeypatch.setattr(table, "send", lambda content, buffers=None: patches.append(content))
+    table.press(table.hand_buttons[0], do="click")
+    legal = [button for button in table.position_buttons if "hk-legal" in button._dom_classes]
+    table.press(legal[0] if legal else table.black_hat_button, do="click")
+    assert len(patches) == 2 and [patch["v"] for patch in patches] == [version + 1, version + 2]
+    assert 0 < len(patches[1]["nodes"]) < len(page) / 2, "a move sends the parts it changed, not the table"
+    for patch in patches:
+        page.update({int(uid): node for uid, node in patch["nodes"].items()})
+        for uid in patch["gone"]:
+            del page[uid]
+    table._received(table, {"hello": True}, [])  # a view that opens now gets the whole tree
+    assert {int(uid): node for uid, node in table.tree["nodes"].items()} == page

@@ -7,7 +7,8 @@ A game's table (or an exercise) is a tree of small parts in the kernel: boxes,
 buttons, lines of HTML, text, number and choice boxes, a slider, and the few
 parts with front-end code of their own (the Hats Off! race pad, the clipboard).
 They are plain traitlets objects, not widget models. The page gets the whole
-tree as one synced value of one anywidget, :class:`Surface`; the reader's
+tree once, as one synced value of one anywidget, :class:`Surface`, and then
+only the parts that changed, as one numbered patch a change; the reader's
 clicks and typing come back as messages naming a part. So a table is one
 widget model (two with its layout) however many cards it shows, and a move is
 one message from the page and one back. The tree holds what the parts hold
@@ -21,10 +22,11 @@ gets the same keyboard, focus, live-region and naming rules from one module;
 and a part's id stays the same from one move to the next, so the module can
 tell a card that moved from a card that changed (what animation needs).
 
-When the kernel changes any part, every surface sends its tree again at the
-next turn of the kernel's event loop, if it changed (:meth:`Surface.flush`);
-without a running loop (a test) a surface sends when :meth:`Surface.flush` is
-called, and the parts' values can be read directly.
+Each part notes when it last changed. When the kernel changes any part, every
+surface sends the nodes of its changed parts at the next turn of the kernel's
+event loop (:meth:`Surface.flush`); without a running loop (a test) a surface
+sends when :meth:`Surface.flush` is called, and the parts' values can be read
+directly.
 """
 
 from __future__ import annotations
@@ -41,6 +43,7 @@ import anywidget
 import traitlets
 
 _ids = itertools.count(1)
+_changes = itertools.count(1)  # a clock of changes: each part notes when it last changed (Part.changed)
 _surfaces: weakref.WeakSet[Surface] = weakref.WeakSet()
 _flush_planned = False  # every surface flushes at the event loop's next turn
 HERE = pathlib.Path(__file__).parent
@@ -57,6 +60,7 @@ class Part(traitlets.HasTraits):
     def __init__(self, **settings: Any) -> None:
         super().__init__(**settings)
         self.uid = next(_ids)
+        self.changed = next(_changes)
         self.observe(_touched)
 
     def add_class(self, name: str) -> None:
@@ -73,7 +77,11 @@ class Part(traitlets.HasTraits):
         yield
 
     def node(self) -> dict[str, Any]:
-        """What view.js needs to draw this part (children by their own nodes)."""
+        """What view.js needs to draw this part, and everything inside it (a box's children as their nodes)."""
+        return self.flat()
+
+    def flat(self) -> dict[str, Any]:
+        """What view.js needs to draw this part alone (a box's children by their ids)."""
         node = {"id": self.uid, "t": self.kind, "c": list(self._dom_classes)}
         if self.tooltip:
             node["tip"] = self.tooltip
@@ -105,6 +113,9 @@ class Box(Part):
 
     def node(self) -> dict[str, Any]:
         return super().node() | {"kids": [child.node() for child in self.children]}
+
+    def flat(self) -> dict[str, Any]:
+        return super().flat() | {"kids": [child.uid for child in self.children]}
 
     def parts(self) -> Iterator[Part]:
         yield self
@@ -358,16 +369,25 @@ class Custom(Part):
 
 
 class Surface(anywidget.AnyWidget):
-    """The one widget model of a view: the parts in :attr:`children`, drawn by view.js; see the module docstring."""
+    """The one widget model of a view: the parts in :attr:`children`, drawn by view.js; see the module docstring.
+
+    The page gets the parts as ``tree``, every part's node by its id, and then, once a view on the page has
+    said hello, only the nodes that changed, as a numbered patch (one message). A view that misses a patch
+    (or a view that opens later) says hello again and gets ``tree`` anew.
+    """
 
     _esm = ""  # made once from view.js and the custom parts' scripts (module_text)
     _css = ""
-    tree = traitlets.Dict().tag(sync=True)
+    tree = traitlets.Dict().tag(sync=True)  # {"v": version, "root": id, "nodes": {id: node}}
 
     def __init__(self, children: Sequence[Part] = (), **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.root = VBox(children)
-        self._ids: dict[int, Part] = {}
+        self._ids: dict[int, Part] = {}  # the parts the page has, by id
+        self._sent: dict[int, dict[str, Any]] = {}  # their nodes as the page has them
+        self._flushed_at = 0  # the change clock when the page was last sent what changed
+        self._version = 0
+        self._live = False  # a view has said hello: changes go as patches
         self.on_msg(self._received)
         _surfaces.add(self)
 
@@ -380,11 +400,27 @@ class Surface(anywidget.AnyWidget):
         self.root.children = tuple(parts)
 
     def flush(self) -> None:
-        """Send the tree to the page if it changed since it was last sent."""
-        tree = self.root.node()
-        if tree != self.tree:
-            self._ids = {part.uid: part for part in self.root.parts()}
-            self.tree = tree
+        """Send the page what changed since it was last sent anything (nothing when nothing did)."""
+        parts = {part.uid: part for part in self.root.parts()}
+        since, self._flushed_at = self._flushed_at, next(_changes)
+        nodes = {uid: part.flat() for uid, part in parts.items() if part.changed > since or uid not in self._sent}
+        changed = {uid: node for uid, node in nodes.items() if self._sent.get(uid) != node}
+        gone = [uid for uid in self._sent if uid not in parts]
+        self._ids = parts
+        if not changed and not gone:
+            return
+        self._sent.update(changed)
+        for uid in gone:
+            del self._sent[uid]
+        self._version += 1
+        if self._live:
+            self.send({"v": self._version, "nodes": {str(uid): node for uid, node in changed.items()}, "gone": gone})
+        else:
+            self.tree = self.snapshot()
+
+    def snapshot(self) -> dict[str, Any]:
+        """Every node the page has, for a view that draws the whole table."""
+        return {"v": self._version, "root": self.root.uid, "nodes": {str(uid): n for uid, n in self._sent.items()}}
 
     def press(self, part: Part, **content: Any) -> None:
         """Act on ``part`` as the page would (``do="click"``, ``value=...``): for tests."""
@@ -392,9 +428,14 @@ class Surface(anywidget.AnyWidget):
         self._received(self, {"id": part.uid, **content}, [])
 
     def _received(self, _: Any, content: Any, buffers: Sequence[bytes]) -> None:
-        """A message from the page for one of this surface's parts; a stale or unknown part id is ignored."""
+        """A message from the page: a view's hello, or one for a part (a stale or unknown part id is ignored)."""
         del buffers
         if not isinstance(content, dict):
+            return
+        if content.get("hello") is True:
+            self._live = True
+            self.flush()
+            self.tree = self.snapshot()
             return
         part = self._ids.get(content.get("id"))  # type: ignore[arg-type]
         if part is not None:
@@ -402,9 +443,10 @@ class Surface(anywidget.AnyWidget):
         self.flush()
 
 
-def _touched(_: dict[str, Any]) -> None:
-    """A part changed: every surface sends its tree at the loop's next turn (unchanged trees send nothing)."""
+def _touched(change: dict[str, Any]) -> None:
+    """A part changed: it notes when, and every surface sends what changed at the loop's next turn."""
     global _flush_planned
+    change["owner"].changed = next(_changes)
     if _flush_planned:
         return
     try:

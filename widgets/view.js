@@ -332,9 +332,13 @@ function dragging(el, press) {
 
 function render({ model, el }) {
   const drawn = new Map(); // part id -> { t, el, node, input?, model? }
+  const nodes = new Map(); // part id -> its node, as the kernel last sent it (a box's children by id)
+  let version = -1;
+  let root = null;
   const send = (id, content) => model.send({ id, ...content });
 
-  function place(node, seen) {
+  function place(id, seen) {
+    const node = nodes.get(id);
     let item = drawn.get(node.id);
     if (!item || item.t !== node.t) {
       if (item && item.cleanup) item.cleanup();
@@ -358,11 +362,10 @@ function render({ model, el }) {
   }
 
   function draw() {
-    const tree = model.get("tree");
-    if (!tree || !tree.t) return;
+    if (root === null || !nodes.has(root)) return;
     const before = rectsOf(el);
     const seen = new Set();
-    const top = place(tree, seen);
+    const top = place(root, seen);
     if (el.firstChild !== top) el.replaceChildren(top);
     for (const [id, item] of drawn) {
       if (seen.has(id)) continue;
@@ -373,8 +376,28 @@ function render({ model, el }) {
     slide(before, el);
   }
 
-  model.on("change:tree", draw);
-  draw();
+  // The whole tree: when the view opens, and when it said hello because it missed a patch.
+  function load() {
+    const tree = model.get("tree");
+    if (!tree || tree.v === undefined || tree.v < version) return;
+    nodes.clear();
+    for (const [id, node] of Object.entries(tree.nodes)) nodes.set(Number(id), node);
+    [root, version] = [tree.root, tree.v];
+    draw();
+  }
+  // A patch: the nodes of the parts that changed, numbered; a gap means one was missed.
+  function patch(message) {
+    if (!message || message.v === undefined || message.v <= version) return;
+    if (message.v !== version + 1) return model.send({ hello: true });
+    for (const [id, node] of Object.entries(message.nodes)) nodes.set(Number(id), node);
+    for (const id of message.gone) nodes.delete(id);
+    version = message.v;
+    draw();
+  }
+  model.on("change:tree", load);
+  model.on("msg:custom", patch);
+  load();
+  model.send({ hello: true });
   el.addEventListener("keydown", onKey);
   dragging(el, (button) => send(Number(button.dataset.part), { do: "click" }));
   requestAnimationFrame(() => {
