@@ -148,7 +148,7 @@ function roles(element, classes) {
     attr(element, "aria-live", "polite");
   }
   if (classes.includes("hk-movepanel")) {
-    prop(element, "tabIndex", 0);
+    attr(element, "tabindex", "0");
     attr(element, "role", "region");
     attr(element, "aria-label", "moves so far");
   }
@@ -174,7 +174,7 @@ function rove(grid) {
   const current = all.find((b) => b.tabIndex === 0 && b.dataset.hkRove) || all[all.length - 8] || all[0];
   for (const b of all) {
     if (!b.dataset.hkRove) b.dataset.hkRove = "1";
-    prop(b, "tabIndex", b === current ? 0 : -1);
+    attr(b, "tabindex", b === current ? "0" : "-1"); // the attribute: a button's tabIndex is 0 without one
   }
 }
 
