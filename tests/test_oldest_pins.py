@@ -5,7 +5,8 @@ ranges allow; a floor in pyproject.toml that nothing tests is a guess. The slow 
 environment in which each direct dependency is at its floor (.ci/oldest-constraints.txt), installs the project
 there as a wheel would (`pip install -c ... <repo>[test]`, not editable), and runs the tests of what stands on
 those libraries (the game contract, every view, Voilà's settings; the randomised ones at a fifth of their size),
-printing the versions it tested. The rules alone need no Jupyter library: `make test` runs them once, with the rest. The installed copy of the page template (pyproject.toml's data-files) is checked on the way.
+printing the versions it tested. The rules alone need no Jupyter library: `make test` runs them once, with the
+rest. The installed copy of the page template (pyproject.toml's data-files) is checked on the way.
 """
 
 from __future__ import annotations
