@@ -188,16 +188,21 @@ def test_hats_exchange_by_clicks_narrates_scores_and_undoes(
     expect_evaluated(table, TABLE_STATE, start)
 
 
-def test_hats_illegal_exchange_says_why_and_changes_nothing(
-    hats_table: Locator, replica: HatsTable, expect_evaluated: ExpectEvaluated
-) -> None:
-    table = hats_table
-    card, number, reason = next(
+def illegal_exchange(replica: HatsTable) -> tuple[str, int, str]:
+    """A hand card, a table position it may not go to, and the engine's sentence that says why."""
+    return next(
         (card, number, reason)
         for card in replica.game.view(0)["hand"]
         for number in range(1, len(replica.position_buttons) + 1)
         if (reason := replica.game.why_illegal(f"{card}@{number}")) is not None
     )
+
+
+def test_hats_illegal_exchange_says_why_and_changes_nothing(
+    hats_table: Locator, replica: HatsTable, expect_evaluated: ExpectEvaluated
+) -> None:
+    table = hats_table
+    card, number, reason = illegal_exchange(replica)
     before = table.evaluate(TABLE_STATE)  # the fixture waited for every part of the table
     hand_card(table, card).click()
     expect(table.locator(f'button.hk-selected[title="{card} in your hand"]')).to_be_visible()
@@ -246,12 +251,7 @@ def test_hats_an_illegal_drop_says_why_and_changes_nothing(
     hats_table: Locator, replica: HatsTable, expect_evaluated: ExpectEvaluated
 ) -> None:
     table = hats_table
-    card, number, reason = next(
-        (card, number, reason)
-        for card in replica.game.view(0)["hand"]
-        for number in range(1, len(replica.position_buttons) + 1)
-        if (reason := replica.game.why_illegal(f"{card}@{number}")) is not None
-    )
+    card, number, reason = illegal_exchange(replica)
     before = table.evaluate(TABLE_STATE)
     hand_card(table, card).drag_to(position(table, number))
     expect(table.locator(".hk-message.hk-error")).to_have_text(reason)
