@@ -151,14 +151,21 @@ def page_tree(view: ui.Surface) -> dict[str, Any]:
     node as sent, children in place of their ids."""
     view.flush()
     sent = view.snapshot()
+    return nested(sent["root"], {int(uid): node for uid, node in sent["nodes"].items()})
 
-    def nested(uid: int) -> dict[str, Any]:
-        node = dict(sent["nodes"][str(uid)])
-        if "kids" in node:
-            node["kids"] = [nested(kid) for kid in node["kids"]]
-        return node
 
-    return nested(sent["root"])
+def nested(uid: int, nodes: dict[int, dict[str, Any]]) -> dict[str, Any]:
+    """Part ``uid``'s node from ``nodes`` (by id), with its children's nodes in place of their ids."""
+    node = dict(nodes[uid])
+    if "kids" in node:
+        node["kids"] = [nested(kid, nodes) for kid in node["kids"]]
+    return node
+
+
+def press(view: ui.Surface, part: ui.Part, **content: Any) -> None:
+    """Act on ``part`` as the page does: its message (``do="click"``, ``value=...``) reaches ``view``."""
+    view.flush()
+    view._received(view, {"id": part.uid, **content}, [])
 
 
 def shown_strings(view: ui.Surface) -> list[str]:
@@ -222,7 +229,9 @@ def with_deck(data: dict[str, Any], deck_top: list[str]) -> dict[str, Any]:
 
 def widget_states(root: ui.Part | ui.Surface) -> Any:
     """What the page gets of ``root`` (a view, or a part of one), with the parts' ids blanked (they differ)."""
-    node = page_tree(root) if isinstance(root, ui.Surface) else root.node()
+    node = (
+        page_tree(root) if isinstance(root, ui.Surface) else nested(root.uid, {p.uid: p.node() for p in root.parts()})
+    )
     return _blank_ids(node)
 
 

@@ -18,7 +18,7 @@ from hatskit import Game
 from hatskit.bots import Hint
 from hatskit.drawing import score_panel_html
 from hatskit.games.hats import Back, BlackHat, Discard, Exchange, Swap
-from tests.helpers import hand, marked, play_first_option, select, select_once, shown_strings, tea_table, walk
+from tests.helpers import hand, marked, play_first_option, press, select, select_once, shown_strings, tea_table, walk
 from widgets import HatsTable
 from widgets.parts import is_shown
 from widgets.scheduler import ManualClock
@@ -649,6 +649,6 @@ def test_a_move_reaches_the_page_as_one_message_with_the_cards_it_changed() -> N
     before = table.position_buttons[exchange.position - 1].node()
     sent: list[dict[str, Any]] = []
     table.observe(lambda change: sent.append(change["new"]), names="tree")
-    table.press(table.position_buttons[exchange.position - 1], do="click")
+    press(table, table.position_buttons[exchange.position - 1], do="click")
     assert len(sent) == 1 and table.game.ply == 1
     assert table.position_buttons[exchange.position - 1].node()["text"] != before["text"]

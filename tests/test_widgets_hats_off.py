@@ -16,7 +16,7 @@ import ipywidgets as widgets
 import pytest
 
 import hatskit
-from tests.helpers import FixedBot, position, widget_states, with_deck
+from tests.helpers import FixedBot, position, press, widget_states, with_deck
 from widgets.hats_off import HatsOffTable, answer_move, describe, prompt_text
 from widgets.parts import is_shown
 from widgets.race import Answer, read_answer
@@ -248,7 +248,7 @@ def test_the_set_up_row_names_the_bots_as_the_table_does_when_a_level_is_chosen(
     table.level_box.value = "child"
     assert ben.pairs == [("a reader (you)", "reader"), ("child bot", "greedy")] and ben.value == "greedy"
     assert "Ben (child bot)" in text(table.seat_rows)
-    table.press(ben, value=0)  # the reader takes Ben's seat for the next game: still a choice of the two
+    press(table, ben, value=0)  # the reader takes Ben's seat for the next game: still a choice of the two
     assert ben.value == "reader" and [label for label, _ in ben.pairs] == ["a reader (you)", "child bot"]
     table.level_box.value = None
     assert [label for label, _ in ben.pairs] == ["a reader (you)", "random bot", "adult bot", "quick adult bot"]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hatskit
+from tests.helpers import press
 from widgets import HatsTable, on_request
 
 
@@ -18,5 +19,5 @@ def test_the_table_is_built_only_when_asked_for_and_takes_the_buttons_place() ->
     (button,) = view.children
     assert button.description == "open this game on a table"
     assert not built
-    view.press(button, do="click")  # as the page sends it
+    press(view, button, do="click")  # as the page sends it
     assert place.children == (built[0],) and len(built) == 1

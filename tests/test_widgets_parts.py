@@ -9,7 +9,7 @@ import pytest
 from ipywidgets.widgets.widget import _instances
 
 import hatskit
-from tests.helpers import page_tree, shown_strings
+from tests.helpers import page_tree, press, shown_strings
 from widgets import HatsOffTable, HatsTable, MadderTable, SombreroTable, ui
 from widgets.exercise import MoveExercise
 from widgets.parts import HIDDEN, View, is_shown, named_button, show
@@ -43,11 +43,11 @@ def sends(view: ui.Surface) -> list[dict[str, Any]]:
 def test_a_move_is_one_message_from_the_page_and_one_back() -> None:
     table = HatsTable(hatskit.new_game("hats", players=3, seed=7), ("reader", "greedy", "greedy"), bot_delay=0)
     sent = sends(table)
-    table.press(table.hand_buttons[0], do="click")  # pick up a card
+    press(table, table.hand_buttons[0], do="click")  # pick up a card
     assert len(sent) == 1
     legal = [button for button in table.position_buttons if "hk-legal" in button._dom_classes]
     target = legal[0] if legal else table.black_hat_button
-    table.press(target, do="click")  # play it: the bots answer inside the same message
+    press(table, target, do="click")  # play it: the bots answer inside the same message
     assert len(sent) == 2 and table.game.ply >= 3
 
 
@@ -61,8 +61,8 @@ def test_an_unknown_or_malformed_message_changes_nothing() -> None:
 
 def test_a_field_takes_only_a_value_of_its_kind() -> None:
     table = TABLES["hats"]()
-    table.press(table.slider, value=10**6)  # beyond the history: refused
-    table.press(table.setup.players_box, value=7)  # no 8th choice
+    press(table, table.slider, value=10**6)  # beyond the history: refused
+    press(table, table.setup.players_box, value=7)  # no 8th choice
     assert table.slider.value == 0 and table.setup.players_box.value == 4
 
 
@@ -103,9 +103,9 @@ def test_once_a_view_says_hello_a_move_is_one_patch_of_the_parts_it_changed(monk
     version = table.tree["v"]
     patches: list[dict[str, Any]] = []
     monkeypatch.setattr(table, "send", lambda content, buffers=None: patches.append(content))
-    table.press(table.hand_buttons[0], do="click")
+    press(table, table.hand_buttons[0], do="click")
     legal = [button for button in table.position_buttons if "hk-legal" in button._dom_classes]
-    table.press(legal[0] if legal else table.black_hat_button, do="click")
+    press(table, legal[0] if legal else table.black_hat_button, do="click")
     assert len(patches) == 2 and [patch["v"] for patch in patches] == [version + 1, version + 2]
     assert 0 < len(patches[1]["nodes"]) < len(page) / 2, "a move sends the parts it changed, not the table"
     for patch in patches:

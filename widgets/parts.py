@@ -17,11 +17,14 @@ from widgets.style import view_css
 HIDDEN = "hk-hidden"  # the class of a hidden part (style.py): see show()
 
 
+CUSTOM_PARTS = (RacePad, Clipboard)  # the parts with scripts of their own, in every view's module
+
+
 class View(ui.Surface):
     """A hatskit view on the page: one widget model, whatever it shows (widgets/ui.py)."""
 
-    _esm = ui.module_text([RacePad, Clipboard])
-    _css = view_css([RacePad, Clipboard])
+    _esm = ui.module_text(CUSTOM_PARTS)
+    _css = view_css(CUSTOM_PARTS)
 
 
 def set_marks(part: ui.Part, marks: Sequence[str], managed: Sequence[str]) -> None:

@@ -77,11 +77,7 @@ class Part(traitlets.HasTraits):
         yield
 
     def node(self) -> dict[str, Any]:
-        """What view.js needs to draw this part, and everything inside it (a box's children as their nodes)."""
-        return self.flat()
-
-    def flat(self) -> dict[str, Any]:
-        """What view.js needs to draw this part alone (a box's children by their ids)."""
+        """What view.js needs to draw this part (a box's children by their ids)."""
         node = {"id": self.uid, "t": self.kind, "c": list(self._dom_classes)}
         if self.tooltip:
             node["tip"] = self.tooltip
@@ -112,10 +108,7 @@ class Box(Part):
         super().__init__(children=tuple(children), **settings)
 
     def node(self) -> dict[str, Any]:
-        return super().node() | {"kids": [child.node() for child in self.children]}
-
-    def flat(self) -> dict[str, Any]:
-        return super().flat() | {"kids": [child.uid for child in self.children]}
+        return super().node() | {"kids": [child.uid for child in self.children]}
 
     def parts(self) -> Iterator[Part]:
         yield self
@@ -403,7 +396,7 @@ class Surface(anywidget.AnyWidget):
         """Send the page what changed since it was last sent anything (nothing when nothing did)."""
         parts = {part.uid: part for part in self.root.parts()}
         since, self._flushed_at = self._flushed_at, next(_changes)
-        nodes = {uid: part.flat() for uid, part in parts.items() if part.changed > since or uid not in self._sent}
+        nodes = {uid: part.node() for uid, part in parts.items() if part.changed > since or uid not in self._sent}
         changed = {uid: node for uid, node in nodes.items() if self._sent.get(uid) != node}
         gone = [uid for uid in self._sent if uid not in parts]
         self._ids = parts
@@ -421,11 +414,6 @@ class Surface(anywidget.AnyWidget):
     def snapshot(self) -> dict[str, Any]:
         """Every node the page has, for a view that draws the whole table."""
         return {"v": self._version, "root": self.root.uid, "nodes": {str(uid): n for uid, n in self._sent.items()}}
-
-    def press(self, part: Part, **content: Any) -> None:
-        """Act on ``part`` as the page would (``do="click"``, ``value=...``): for tests."""
-        self.flush()
-        self._received(self, {"id": part.uid, **content}, [])
 
     def _received(self, _: Any, content: Any, buffers: Sequence[bytes]) -> None:
         """A message from the page: a view's hello, or one for a part (a stale or unknown part id is ignored)."""

@@ -52,6 +52,13 @@ def app_command(directory: Path, *options: str) -> list[str]:
     return ["env", *paths, str(VOILA), "--port={port}", *options, str(directory)]
 
 
+def not_run(message: str) -> None:
+    """Skip with ``message``, loudly; where HATSKIT_REQUIRE_BROWSER=1 (CI), fail with it instead."""
+    if os.environ.get("HATSKIT_REQUIRE_BROWSER") == "1":
+        pytest.fail(f"{message}, and HATSKIT_REQUIRE_BROWSER=1 requires them", pytrace=False)
+    pytest.skip(message)
+
+
 def wait_until_evaluates(locator: Locator, script: str, expected: Any) -> None:
     """Wait until the JavaScript function ``script`` of the located element returns ``expected`` (as JSON).
 
@@ -85,10 +92,7 @@ def browser() -> Iterator[Browser]:
     """
     reason = missing_browser()
     if reason is not None:
-        message = f"BROWSER TESTS NOT RUN: {reason}"
-        if os.environ.get("HATSKIT_REQUIRE_BROWSER") == "1":
-            pytest.fail(f"{message}, and HATSKIT_REQUIRE_BROWSER=1 requires them", pytrace=False)
-        pytest.skip(message)
+        not_run(f"BROWSER TESTS NOT RUN: {reason}")
     from playwright.sync_api import expect, sync_playwright
 
     expect.set_options(timeout=WIDGET_TIMEOUT_MS)  # Playwright's 5 s default is too short on a busy machine
