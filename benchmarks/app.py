@@ -71,7 +71,7 @@ import psutil
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
-from tests.browser.conftest import CHROMIUM, CHROMIUM_ARGS, app_command  # noqa: E402  (`make app`'s command)
+from tests.browser.conftest import CHROMIUM, CHROMIUM_ARGS, GAME_TABLE, app_command  # noqa: E402  (`make app`'s command)
 from tests.conftest import GAME_NOTEBOOKS, NOTEBOOK_DIR, NOTEBOOKS, free_port, stop  # noqa: E402
 
 TIMEOUT_MS = 120_000
@@ -419,7 +419,7 @@ def control_of(name: str) -> list[str | bool | None]:
 
 def answered_area(page, name: str):
     """What a click changes: the trivial page's echo, or the first table."""
-    return page.locator(".widget-label").first if name == "trivial" else page.locator(".hk-table").first
+    return page.locator(".widget-label").first if name == "trivial" else page.locator(GAME_TABLE).first
 
 
 def open_interactive(page, url: str, name: str) -> tuple[float, float]:
@@ -458,7 +458,7 @@ def click_latency(page, name: str, wire: Wire | None = None) -> tuple[float | No
     if name == "trivial":
         control, watched = page.locator("button.bench-button"), page.locator(".widget-label").first
     elif name in PICKS:
-        table = page.locator(".hk-table").first
+        table = page.locator(GAME_TABLE).first
         pick_movable(table, name)
         control, watched = table.locator("button.hk-legal").first, table
     else:

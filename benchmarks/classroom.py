@@ -37,6 +37,7 @@ from app import (
     CHANGED,
     CHROMIUM,
     CHROMIUM_ARGS,
+    GAME_TABLE,
     MB,
     NOTEBOOK_DIR,
     PICKS,
@@ -72,7 +73,7 @@ async def open_and_play(browser, url: str, name: str, timeout_ms: int) -> tuple[
         await page.goto(url)
         session.opened = await opened(page, name) - start
         if name != "trivial":
-            session.played = await play(page, page.locator(".hk-table").first, name)
+            session.played = await play(page, page.locator(GAME_TABLE).first, name)
         else:
             session.played = True  # the trivial page's echo was its answer
         origin = await page.evaluate("performance.timeOrigin / 1000") - start

@@ -55,11 +55,15 @@ class Puzzle:
 
 def load_puzzles(path: str | Path) -> list[Puzzle]:
     """Every puzzle of the file at ``path``, checked; a bad file raises ``PuzzleError``."""
+    return read_puzzles(read_text(path), str(path))
+
+
+def read_text(path: str | Path, error: type[PuzzleError] = PuzzleError) -> str:
+    """The text of a teacher's file, or ``error`` saying why it cannot be read."""
     try:
-        text = Path(path).read_text(encoding="utf-8")
-    except OSError as error:
-        raise PuzzleError(f"{path}: cannot be read ({error.strerror})") from None
-    return read_puzzles(text, str(path))
+        return Path(path).read_text(encoding="utf-8")
+    except OSError as problem:
+        raise error(f"{path}: cannot be read ({problem.strerror})") from None
 
 
 def read_puzzles(text: str, source: str = "the puzzle file") -> list[Puzzle]:
@@ -69,49 +73,51 @@ def read_puzzles(text: str, source: str = "the puzzle file") -> list[Puzzle]:
     except ValueError as error:
         raise PuzzleError(f"{source}: is not valid JSON ({error})") from None
     if not isinstance(data, list) or not data:
-        raise PuzzleError(f"{source}: must be a JSON list of puzzles, not {_short(data)}")
+        raise PuzzleError(f"{source}: must be a JSON list of puzzles, not {quoted(data)}")
     return [_puzzle(entry, number, f"{source}, puzzle {number}") for number, entry in enumerate(data, 1)]
 
 
 def _puzzle(entry: Any, number: int, where: str) -> Puzzle:
     """One puzzle object, every field checked."""
     if not isinstance(entry, Mapping):
-        raise PuzzleError(f"{where}: must be a JSON object, not {_short(entry)}")
+        raise PuzzleError(f"{where}: must be a JSON object, not {quoted(entry)}")
     missing = [name for name in REQUIRED if name not in entry]
     if missing:
         raise PuzzleError(f"{where}: the field {missing[0]!r} is missing")
     unknown = sorted(set(entry) - set(REQUIRED) - set(OPTIONAL))
     if unknown:
         raise PuzzleError(f"{where}: unknown field {unknown[0]!r} (allowed: {', '.join(REQUIRED + OPTIONAL)})")
-    game = _position(entry["position"], where)
+    game = read_position(entry["position"], where)
     seat = _seat(entry.get("seat"), game, where)
     return Puzzle(
         number=number,
         game=game,
-        question=_text(entry, "question", where),
+        question=read_sentence(entry, "question", where),
         answers=_answers(entry["answer"], game, where),
-        explanation=_text(entry, "explanation", where),
+        explanation=read_sentence(entry, "explanation", where),
         seat=seat,
         choices=_choices(entry.get("choices", []), where),
     )
 
 
-def _position(value: Any, where: str) -> Game:
+def read_position(value: Any, where: str, error: type[PuzzleError] = PuzzleError) -> Game:
+    """A game at the unfinished position ``value`` (``hatskit.load``'s format), or ``error`` naming ``where``."""
     if not isinstance(value, Mapping):
-        raise PuzzleError(f"{where}: 'position' must be a JSON object, not {_short(value)}")
+        raise error(f"{where}: 'position' must be a JSON object, not {quoted(value)}")
     try:
         game = load(dict(value))
-    except (HatskitError, ValueError) as error:
-        raise PuzzleError(f"{where}: 'position' cannot be loaded: {error}") from None
+    except (HatskitError, ValueError) as problem:
+        raise error(f"{where}: 'position' cannot be loaded: {problem}") from None
     if game.is_over:
-        raise PuzzleError(f"{where}: 'position' is a finished game: there is no move to find")
+        raise error(f"{where}: 'position' is a finished game: there is no move to find")
     return game
 
 
-def _text(entry: Mapping[str, Any], name: str, where: str) -> str:
-    value = entry[name]
+def read_sentence(entry: Mapping[str, Any], name: str, where: str, error: type[PuzzleError] = PuzzleError) -> str:
+    """The text of field ``name``, or ``error`` when it is missing, empty or not text."""
+    value = entry.get(name)
     if not isinstance(value, str) or not value.strip():
-        raise PuzzleError(f"{where}: {name!r} must be a sentence, not {_short(value)}")
+        raise error(f"{where}: {name!r} must be a sentence, not {quoted(value)}")
     return value
 
 
@@ -119,7 +125,7 @@ def _answers(value: Any, game: Game, where: str) -> tuple[str, ...]:
     """The answer moves in the game's own notation, each legal in the position."""
     moves = [value] if isinstance(value, str) else value
     if not isinstance(moves, list) or not moves or not all(isinstance(move, str) for move in moves):
-        raise PuzzleError(f"{where}: 'answer' must be a move or a list of moves, not {_short(value)}")
+        raise PuzzleError(f"{where}: 'answer' must be a move or a list of moves, not {quoted(value)}")
     for move in moves:
         reason = game.why_illegal(move)
         if reason is not None:
@@ -137,11 +143,11 @@ def _seat(value: Any, game: Game, where: str) -> int | None:
 
 def _choices(value: Any, where: str) -> tuple[str, ...]:
     if not isinstance(value, list) or not all(isinstance(move, str) for move in value):
-        raise PuzzleError(f"{where}: 'choices' must be a list of moves, not {_short(value)}")
+        raise PuzzleError(f"{where}: 'choices' must be a list of moves, not {quoted(value)}")
     return tuple(value)
 
 
-def _short(value: Any) -> str:
+def quoted(value: Any) -> str:
     """A value quoted briefly for an error message."""
     text = json.dumps(value, ensure_ascii=False)
     return text if len(text) <= 60 else text[:57] + "..."

@@ -54,14 +54,17 @@ import html
 import os
 from collections.abc import Sequence
 from functools import partial
-from typing import Any, ClassVar, Self
+from pathlib import Path
+from typing import Any, ClassVar, Protocol, Self
 
 import hatskit
 from hatskit.bots import Bot, make_bot
 from hatskit.core import Event, Game, GameSpec
 from hatskit.drawing import event_html, move_list_html, score_panel_html
+from hatskit.lessons import load_lessons
 from widgets import ui
 from widgets.clipboard import Clipboard
+from widgets.lessons import Guide
 from widgets.links import (
     LinkError,
     game_from_code,
@@ -80,6 +83,19 @@ from widgets.thinking import think
 __all__ = ["READER", "SEAT_KINDS", "TableFrame", "check_seats"]
 
 BOT = "bot"  # the scheduler's tag for bots' moves
+
+
+class Coach(Protocol):
+    """What a table asks of a lesson that guides its reader (widgets/lessons.py, ``Guide``)."""
+
+    def point(self) -> Any:
+        """The move to point the reader at now (None: no step waits for the reader), and its instruction shown."""
+
+    def refusal(self, shown: Game, notation: str) -> str | None:
+        """None when the legal move ``notation`` is what the lesson asks for now, else the sentence saying what is."""
+
+    def moved(self) -> None:
+        """The reader played what the lesson asked for: on to its next step."""
 
 
 class TableFrame(View):
@@ -127,6 +143,7 @@ class TableFrame(View):
         self.hint_bot: Bot | None = None
         self._syncing_controls = False
         self._passing_message = False  # a refusal or a note about a pick: the next good pick clears it
+        self.guide: Coach | None = None  # a lesson guiding the reader (widgets/lessons.py), if one does
         self._seat_game(game, self.default_seats if seats is None else seats)
         self._build_frame()
         self._show_new_game()
@@ -149,6 +166,19 @@ class TableFrame(View):
         if problem is not None:
             table.say(f"This page's link could not be used ({problem}), so here is the usual table.", error=True)
         table.add_class("hk-main")  # the page's play table: the skip link leads here
+        table.flush()
+        return table
+
+    @classmethod
+    def with_lessons(cls, path: str | Path, **kwargs: Any) -> Self:
+        """A table that teaches: the lessons of the file at ``path`` on top (widgets/lessons.py), the first begun.
+
+        A bad lesson file raises :class:`~hatskit.lessons.LessonError` naming the lesson, step and field.
+        """
+        lessons = load_lessons(path)
+        table = cls(lessons[0].start(), lessons[0].seats, **kwargs)
+        Guide(table, lessons)
+        table.add_class("hk-lesson-table")
         table.flush()
         return table
 
@@ -221,7 +251,9 @@ class TableFrame(View):
         if reason is not None:
             return reason
         seat = shown.state.seat_of(shown.parse(notation))
-        return None if seat in self.reader_seats else f"{notation} is a move for {self.seat_label(seat)}, not for you."
+        if seat not in self.reader_seats:
+            return f"{notation} is a move for {self.seat_label(seat)}, not for you."
+        return None if self.guide is None else self.guide.refusal(shown, notation)
 
     def try_move(self, notation: str) -> bool:
         """Play a reader's move at the shown position, or say why not and change nothing.
@@ -235,6 +267,8 @@ class TableFrame(View):
             return False
         self._cut_history(self.shown_ply)
         self.game.play(notation)
+        if self.guide is not None:
+            self.guide.moved()
         self._moved_to(self.game.ply, narrate_from=self.game.ply - 1)
         self.run_bots()
         return True
@@ -460,9 +494,13 @@ class TableFrame(View):
     def _moved_to(self, ply: int, narrate_from: int) -> None:
         self.shown_ply = ply
         self.narrated_from = max(narrate_from, 0)
-        self.hint_move = None
+        self.hint_move = self._pointed()
         self.refresh()
         self.narrate()
+
+    def _pointed(self) -> Any:
+        """The move a lesson points the reader at now, marked as a hint is (None without a lesson)."""
+        return None if self.guide is None else self.guide.point()
 
     def _last_decision_before(self, ply: int) -> int | None:
         """The latest ply before ``ply`` at which a reader moved."""
@@ -494,6 +532,7 @@ class TableFrame(View):
 
     def _show_new_game(self) -> None:
         self.setup.show(self.game, self.seats)
+        self.hint_move = self._pointed()
         self.refresh()
         self.narrate()
         self.run_bots()
@@ -514,8 +553,9 @@ class TableFrame(View):
         side.add_class("hk-side")
         play = row([self.table_area, side])  # side by side on a wide screen, one above the other on a phone
         play.add_class("hk-play")
-        self.children = [self.setup, self.status, self.guard, play, self.message]
-        self.children += (self._build_controls(), self._build_share())
+        controls, share = self._build_controls(), self._build_share()
+        self.children = [self.setup, self.status, self.guard, play, self.message, controls, share]
+        self.free_play_parts = (self.setup, controls, share)  # what a lesson hides until it is done
         self.add_class("hk")
         self.add_class("hk-table")
 

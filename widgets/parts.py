@@ -11,13 +11,14 @@ from collections.abc import Callable, Sequence
 
 from widgets import ui
 from widgets.clipboard import Clipboard
+from widgets.progress import Progress
 from widgets.race import RacePad
 from widgets.style import view_css
 
 HIDDEN = "hk-hidden"  # the class of a hidden part (style.py): see show()
 
 
-CUSTOM_PARTS = (RacePad, Clipboard)  # the parts with scripts of their own, in every view's module
+CUSTOM_PARTS = (RacePad, Clipboard, Progress)  # the parts with scripts of their own, in every view's module
 
 
 class View(ui.Surface):

@@ -91,6 +91,18 @@ WIDGET_CSS = """
 .hk-table .hk-movepanel { max-height: 18em; overflow-y: auto; font-size: .9em; }
 .hk-table .hk-btn { flex-shrink: 0; }
 .hk-table .hk-slider { min-width: 12em; }
+/* A lesson (widgets/lessons.py): the lessons with their stars, then the instruction in a box of its own. */
+.hk-table .hk-lessons { gap: 4px; padding: 6px 8px; border: 2px solid #1f6fd1; border-radius: 8px;
+  background: #f2f7ff; }
+.hk-table .hk-lessons .hk-btn.hk-selected { font-weight: 700; box-shadow: inset 0 0 0 2px #1f6fd1; }
+.hk-table .hk-guide p { margin: 2px 0; }
+.hk-table .hk-guide .hk-guide-say { font-size: 1.1em; }
+.hk-table .hk-guide .hk-guide-done { color: #1b5e20; }
+.hk-table .hk-guide .hk-guide-star { font-weight: 700; color: #7a4a00; }
+.hk-table .hk-guide summary { cursor: pointer; text-decoration: underline; }
+body[data-jp-theme-light="false"] .hk-table .hk-lessons { background: #1d2633; border-color: #6fa8ff; }
+body[data-jp-theme-light="false"] .hk-table .hk-guide .hk-guide-done { color: #8fdc97; }
+body[data-jp-theme-light="false"] .hk-table .hk-guide .hk-guide-star { color: #ffd27a; }
 """
 
 

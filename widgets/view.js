@@ -140,10 +140,10 @@ function update(item, node) {
   }
 }
 
-// Roles a part gets from its class, once: the message line is read out as it changes, the move list is a region
+// Roles a part gets from its class, once: the message line and a lesson's instruction are read out as they change, the move list is a region
 // a keyboard can scroll.
 function roles(element, classes) {
-  if (classes.includes("hk-message") || classes.includes("hk-status")) {
+  if (classes.includes("hk-message") || classes.includes("hk-status") || classes.includes("hk-guide")) {
     attr(element, "role", classes.includes("hk-message") ? "log" : "status");
     attr(element, "aria-live", "polite");
   }

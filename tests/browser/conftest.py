@@ -38,6 +38,7 @@ CHROMIUM_ARGS = [
     "--disable-sync",
     "--no-first-run",
 ]
+GAME_TABLE = ".hk-table:not(.hk-lesson-table)"  # a game page's own tables; the lessons' table is tested on its own
 WIDGET_TIMEOUT_MS = 120_000  # a Voilà page runs its whole notebook before the widgets show
 
 
@@ -150,7 +151,7 @@ def open_table(page: Page, assert_rendered: Callable[[str, Path], None]) -> Call
         response = page.goto(f"{base_url}/voila/render/{notebook.name}")  # returns once Voilà has run every cell
         assert response is not None
         assert_rendered(response.text(), notebook)  # the page as the server sent it, before any script ran
-        table = page.locator(".hk-table").first
+        table = page.locator(GAME_TABLE).first
         table.wait_for()
         return table
 

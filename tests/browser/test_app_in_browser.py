@@ -24,6 +24,7 @@ import hatskit
 from hatskit.core import Event
 from hatskit.drawing import event_html
 from hatskit.games.hats import KIND_NAMES, Exchange, cards_of_game
+from tests.browser.conftest import GAME_TABLE
 from tests.conftest import NOTEBOOK_DIR, NOTEBOOKS, REPO
 from widgets import HatsTable
 
@@ -142,7 +143,7 @@ def test_index_names_every_game_and_links_to_hats(page: Page, voila: str) -> Non
     expect(hats_link).to_be_visible()
     hats_link.click()
     expect(page).to_have_url(re.compile(r"/voila/render/hats\.ipynb$"))
-    expect(page.locator(".hk-table").first).to_be_visible()
+    expect(page.locator(GAME_TABLE).first).to_be_visible()
 
 
 def play_first_exchange(table: Locator, replica: HatsTable) -> list[str]:

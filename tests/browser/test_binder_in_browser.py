@@ -21,7 +21,7 @@ from urllib.parse import urlsplit
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.conftest import VOILA
+from tests.browser.conftest import GAME_TABLE, VOILA
 from tests.conftest import GAME_NOTEBOOKS, REPO
 
 if TYPE_CHECKING:
@@ -70,6 +70,6 @@ def test_a_page_served_as_binder_serves_it_asks_no_other_server(
     if notebook == "index":
         expect(page.locator("h1").first).to_be_visible()
         return
-    expect(page.locator(".hk-table").first).to_be_visible()
+    expect(page.locator(GAME_TABLE).first).to_be_visible()
     page.wait_for_load_state("networkidle")  # the page's late requests too (MathJax came after the table)
     assert any("/api/kernels/" in url for url in asked), "the page's kernel web socket was not recorded"

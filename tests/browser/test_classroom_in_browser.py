@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 
 import pytest
 
+from tests.browser.conftest import GAME_TABLE
 from tests.conftest import NOTEBOOKS
 
 if TYPE_CHECKING:
@@ -60,8 +61,8 @@ def test_page_asks_no_other_server_and_logs_no_warning(page: Page, watch: Watch,
 
     page.goto(f"{voila}/voila/render/{notebook.name}")
     if notebook in GAME_PAGES:
-        expect(page.locator(".hk-table").first).to_be_visible()
-        expect(page.locator(".hk-table .hk-message").first).not_to_be_empty()
+        expect(page.locator(GAME_TABLE).first).to_be_visible()
+        expect(page.locator(f"{GAME_TABLE} .hk-message").first).not_to_be_empty()
     else:
         expect(page.locator("h1").first).to_be_visible()
     page.wait_for_load_state("networkidle")
@@ -74,7 +75,7 @@ def test_a_link_sets_the_table_up_and_copy_link_gives_it_back(page: Page, voila:
 
     query = "seed=42&players=4&seats=reader,strong,reader,greedy"
     page.goto(f"{voila}/voila/render/hats.ipynb?{query}")
-    table = page.locator(".hk-table").first
+    table = page.locator(GAME_TABLE).first
     expect(table.locator(".hk-seat")).to_have_count(4)
     expect(table.get_by_label("deal number")).to_have_value("42")
     table.get_by_role("button", name="copy link").click()
@@ -88,7 +89,7 @@ def test_a_bad_link_says_why_over_the_usual_table(page: Page, voila: str) -> Non
     from playwright.sync_api import expect
 
     page.goto(f"{voila}/voila/render/sombrero.ipynb?seats=reader,dragon")
-    table = page.locator(".hk-table").first
+    table = page.locator(GAME_TABLE).first
     expect(table.locator(".hk-message")).to_contain_text("This page's link could not be used")
     expect(table.locator(".hk-message")).to_contain_text("dragon")
 
@@ -97,7 +98,7 @@ def test_copy_position_warns_and_a_bad_code_changes_nothing(page: Page, voila: s
     from playwright.sync_api import expect
 
     page.goto(f"{voila}/voila/render/sombrero.ipynb")
-    table = page.locator(".hk-table").first
+    table = page.locator(GAME_TABLE).first
     table.get_by_role("button", name="copy position").click()
     expect(table.locator(".hk-message")).to_contain_text("holds every hidden card")
     expect(table.locator(".hk-copybox")).to_have_value(re.compile(r"^[A-Za-z0-9_-]{40,}$"))

@@ -51,7 +51,7 @@ import psutil
 import pytest
 import yaml
 
-from tests.browser.conftest import WIDGET_TIMEOUT_MS
+from tests.browser.conftest import GAME_TABLE, WIDGET_TIMEOUT_MS
 from tests.conftest import NOTEBOOK_DIR, REPO, free_port, stop, wait_until_answers
 
 if TYPE_CHECKING:
@@ -295,9 +295,9 @@ def test_two_students_on_the_hub_land_on_the_app_play_hats_and_ask_nothing_of_ot
         assert_rendered(page_html, NOTEBOOK_DIR / "hats.ipynb")  # every cell ran, code hidden (voila.json)
         assert TEMPLATE_MARK in page_html, "the hatskit page template is not in force under the hub"
         assert "fontawesome-free" not in page_html
-        expect(tab.locator(".hk-table").first).to_be_visible()
+        expect(tab.locator(GAME_TABLE).first).to_be_visible()
     for student, tab in zip(students, tabs, strict=True):
-        play_a_hats_move(tab.locator(".hk-table").first)
+        play_a_hats_move(tab.locator(GAME_TABLE).first)
         (kernel,) = wait_for_kernels(hub, student.name, 1)
         assert connection_file(kernel)["transport"] == "ipc"  # voila.json's KernelManager, through the server config
 

@@ -29,6 +29,7 @@ import psutil
 import pytest
 from playwright.sync_api import expect
 
+from tests.browser.conftest import GAME_TABLE
 from tests.conftest import NOTEBOOK_DIR, REPO
 
 if TYPE_CHECKING:
@@ -95,7 +96,7 @@ def culling_server(serve_app: Callable[..., Server]) -> Iterator[Server]:
 def open_game(page: Page, server: Server, notebook: str) -> str:
     """Open a game page, wait until its table shows; return the id of the page's kernel."""
     page.goto(f"{server.url}/voila/render/{notebook}")
-    expect(page.locator(".hk-table").first).to_be_visible()
+    expect(page.locator(GAME_TABLE).first).to_be_visible()
     return page.evaluate(KERNEL_ID)
 
 
@@ -104,7 +105,7 @@ def test_the_index_starts_no_kernel_and_its_link_opens_a_game_that_has_one(page:
     expect(page.locator("h1").first).to_be_visible()
     assert kernels(server) == 0
     page.locator('a[href="hats.ipynb"], a[href$="/hats.ipynb"]').first.click()
-    expect(page.locator(".hk-table").first).to_be_visible()
+    expect(page.locator(GAME_TABLE).first).to_be_visible()
     wait_for_kernels(server, 1, within=SHUTDOWN_SECONDS)
 
 
@@ -130,7 +131,7 @@ def test_a_vanished_tab_is_culled_and_a_connected_one_never(page: Page, culling_
     wait_for_kernels(server, 1, within=IDLE_SECONDS + INTERVAL_SECONDS + SHUTDOWN_SECONDS)
     # The culler looked at both kernels when it stopped the vanished one, and the first page's had idled longer.
     assert CULLED.findall(server.log.read_text()) == [vanished]
-    table = page.locator(".hk-table").first  # the connected page still answers: a piece picked up lights squares
+    table = page.locator(GAME_TABLE).first  # the connected page still answers: a piece picked up lights squares
     table.locator('button[title^="e1:"]').click()
     expect(table.locator("button.hk-legal").first).to_be_visible()
 

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 
 import pytest
 
+from tests.browser.conftest import GAME_TABLE
 from tests.conftest import GAME_NOTEBOOKS
 
 if TYPE_CHECKING:
@@ -91,7 +92,7 @@ def test_random_clicks_and_keys_break_nothing(page: Page, server: Server, errors
     from playwright.sync_api import expect
 
     page.goto(f"{server.url}/voila/render/{name}.ipynb")
-    table = page.locator(".hk-table").first
+    table = page.locator(GAME_TABLE).first
     expect(table).to_be_visible()
     log_start = len(server.log.read_text(errors="replace"))
     untouched = table.inner_html()

@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING
 
 import pytest
 
+from tests.browser.conftest import GAME_TABLE
 from tests.conftest import NOTEBOOKS, REPO
 
 if TYPE_CHECKING:
@@ -88,7 +89,7 @@ def open_app(page: Page, url: str) -> Locator:
     from playwright.sync_api import expect
 
     page.goto(url)
-    table = page.locator(".hk-table").first
+    table = page.locator(GAME_TABLE).first
     expect(table).to_be_visible(timeout=BOOT_MS)
     expect(page.locator(ERROR_OUTPUT)).to_have_count(0)
     expect(page.locator("body")).not_to_contain_text("Traceback")

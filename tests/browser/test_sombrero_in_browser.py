@@ -20,6 +20,7 @@ from playwright.sync_api import expect
 
 import hatskit
 from hatskit.games.sombrero import square_name
+from tests.browser.conftest import GAME_TABLE
 
 if TYPE_CHECKING:
     from playwright.sync_api import Locator, Page
@@ -141,7 +142,7 @@ def test_board_pictures_are_drawn_near_the_screen_in_the_room_they_hold(
     drawn, is exactly as tall as the room its frame held, so the page never moves under the reader."""
     page.set_viewport_size({"width": width, "height": 800})
     page.goto(f"{voila}/voila/render/{SOMBRERO_NOTEBOOK.name}")
-    page.locator(".hk-table").first.wait_for()
+    page.locator(GAME_TABLE).first.wait_for()
     page.evaluate("window.scrollTo(0, 0)")
     frames = page.locator(OPEN_FRAMES)
     held = [(frame.evaluate(DRAWN), frame.evaluate(HEIGHT)) for frame in frames.all()]

@@ -1,0 +1,184 @@
+"""Lessons: every lesson file loads and every lesson plays to its star at its table; bad files and bad moves.
+
+A lesson is played here as a reader plays it: at the table (bots answering at
+once), each step's move taken from the instruction's own pointer (the hint mark
+a guided step puts on the table) or, for a task, from the step's answers.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from hatskit.lessons import LessonError, lesson_bots, load_lessons
+from tests.conftest import NOTEBOOK_DIR
+from tests.helpers import press
+from widgets import HatsOffTable, HatsTable, MadderTable, SombreroTable
+from widgets.frame import TableFrame
+from widgets.parts import is_shown
+
+LESSON_FILES = sorted((NOTEBOOK_DIR / "lessons").glob("*.json"))
+TABLES: dict[str, type[TableFrame]] = {
+    table.game_id: table for table in (HatsTable, SombreroTable, HatsOffTable, MadderTable)
+}
+HATS_LESSONS = NOTEBOOK_DIR / "lessons" / "hats.json"
+
+
+def lesson_table(path: Path) -> TableFrame:
+    game_id = json.loads(path.read_text(encoding="utf-8"))["game"]
+    return TABLES[game_id].with_lessons(path, bot_delay=0)
+
+
+def play_step(table: TableFrame) -> str:
+    """The move the lesson's current step asks for, played at the table as the reader would."""
+    guide = table.guide
+    step = guide.lesson.steps[guide.step_number]
+    move = table.hint_move if step.point else step.pointed(table.shown(), table.viewer)
+    assert move is not None, f"{guide.lesson.key}, step {guide.step_number + 1}: nothing to play"
+    assert table.try_move(str(move)), table.message.value
+    return str(move)
+
+
+@pytest.mark.parametrize("path", LESSON_FILES, ids=lambda path: path.stem)
+def test_every_lesson_plays_to_its_star_at_its_table(path: Path) -> None:
+    table = lesson_table(path)
+    guide = table.guide
+    for index, lesson in enumerate(guide.lessons):
+        press(table, guide.buttons[index], do="click")
+        assert not is_shown(table.setup), "a lesson hides the new-game row until it is done"
+        for number in range(len(lesson.steps)):
+            assert guide.step_number == number
+            play_step(table)
+        assert lesson.key in guide.stars, guide.instruction.value
+        assert "you earned a star" in guide.instruction.value
+        assert guide.buttons[index].description.startswith("★")
+        assert is_shown(table.setup), "the table's own controls come back once the lesson is done"
+    assert guide.progress.saved["stars"] == sorted(lesson.key for lesson in guide.lessons)
+
+
+@pytest.mark.parametrize("path", LESSON_FILES, ids=lambda path: path.stem)
+def test_every_lesson_replays_to_its_end_with_the_tables_bots(path: Path) -> None:
+    """What a browser that comes back relies on: the steps, played again by the same bots, still fit."""
+    for lesson in load_lessons(path):
+        game = lesson.start()
+        lesson.replay(game, len(lesson.steps), lesson_bots(lesson))
+
+
+def test_a_guided_step_points_at_its_move_and_a_task_does_not() -> None:
+    table = lesson_table(HATS_LESSONS)
+    assert str(table.hint_move) == "discard ★1"
+    assert "Step 1 of 5." in table.guide.instruction.value
+    assert "ruling H4" in table.guide.instruction.value
+    press(table, table.guide.buttons[1], do="click")  # the black hat: a task
+    assert table.hint_move is None
+    assert "find the move that scores most" in table.guide.instruction.value
+
+
+def test_a_move_the_step_does_not_ask_for_is_refused_and_changes_nothing() -> None:
+    table = lesson_table(HATS_LESSONS)
+    ply = table.game.ply
+    assert not table.try_move("black ♦1")
+    assert "not what this step asks for" in table.message.value
+    assert "Click ★1" in table.message.value
+    assert not table.try_move("♦1@1")  # illegal: the engine's own reason
+    assert "H2" in table.message.value
+    assert table.game.ply == ply and table.guide.step_number == 0
+
+
+def test_a_wrong_answer_to_a_task_says_keep_looking() -> None:
+    table = lesson_table(HATS_LESSONS)
+    press(table, table.guide.buttons[1], do="click")
+    assert not table.try_move("✿3@5")
+    assert "keep looking" in table.message.value
+    assert table.guide.step_number == 0
+
+
+def test_the_browser_keeps_the_stars_and_the_place_and_start_again_forgets_them() -> None:
+    table = lesson_table(HATS_LESSONS)
+    guide = table.guide
+    for _ in range(2):
+        play_step(table)
+    kept = dict(guide.progress.saved)
+    assert kept == {"stars": [], "lesson": "first-game", "step": 2}
+
+    again = lesson_table(HATS_LESSONS)  # the page opened again: its script sends what the browser kept
+    press(again, again.guide.progress, msg={"saved": {**kept, "stars": ["hats/puzzle-1", "chess/e4"]}})
+    assert again.guide.step_number == 2
+    assert "Welcome back" in again.guide.instruction.value
+    assert str(again.hint_move) == "✿1@6"
+    assert [str(move) for move in again.game.history] == [str(move) for move in table.game.history]
+    assert again.guide.stars == {"hats/puzzle-1"}, "a star of a lesson this page does not have is dropped"
+    assert again.guide.buttons[2].description == "★ Same type"
+
+    press(again, again.guide.again_button, do="click")
+    assert again.guide.progress.saved == {"stars": [], "lesson": "first-game", "step": 0}
+    assert again.game.ply == 0 and "forgotten" in again.guide.instruction.value
+
+
+@pytest.mark.parametrize(
+    "kept", [None, "stars", {"stars": "all", "lesson": 3, "step": -1}, {"lesson": "first-game", "step": 99}]
+)
+def test_what_a_browser_kept_in_a_bad_shape_counts_as_nothing(kept: Any) -> None:
+    table = lesson_table(HATS_LESSONS)
+    press(table, table.guide.progress, msg={"saved": kept})
+    assert table.guide.stars == set() and table.guide.step_number == 0 and table.game.ply == 0
+
+
+def write(tmp_path: Path, lessons: Any, game: str = "hats") -> Path:
+    path = tmp_path / "lessons.json"
+    path.write_text(json.dumps({"game": game, "lessons": lessons}, ensure_ascii=False), encoding="utf-8")
+    return path
+
+
+def guided(**changes: Any) -> dict[str, Any]:
+    lesson = {
+        "id": "first",
+        "title": "First",
+        "deal": {"players": 3, "seed": 1},
+        "steps": [{"say": "Discard your ★1.", "moves": ["discard ★1"], "done": "Done."}],
+    }
+    return {key: value for key, value in {**lesson, **changes}.items() if value is not None}
+
+
+@pytest.mark.parametrize(
+    ("lessons", "message"),
+    [
+        ([guided(id="First Game")], "lesson 1: 'id' must be small letters"),
+        ([guided(), guided()], "two lessons have the id 'first'"),
+        ([guided(colour="red")], "lesson 1: unknown field 'colour'"),
+        ([guided(deal=None)], "needs exactly one of deal, position, puzzle"),
+        ([guided(deal={"players": 9, "seed": 1})], "lesson 1: 'deal' cannot start a game"),
+        ([guided(seats=["greedy", "greedy", "greedy"])], "'seats' must list 3 seats, one of them 'reader'"),
+        ([guided(seats=["reader", "clever", "greedy"])], "no 'clever' bot for hats"),
+        ([guided(steps=[])], "'steps' must be a list of steps"),
+        ([guided(steps=[{"say": "Go.", "moves": ["♦1@1"], "done": "Done."}])], "step 1: 'moves' is [\"♦1@1\"]"),
+        ([guided(steps=[{"say": "Go.", "moves": "discard ★1", "done": "Done."}])], "step 1: 'moves' must be a list"),
+        ([guided(steps=[{"say": "", "moves": ["discard ★1"], "done": "Done."}])], "step 1: 'say' must be a sentence"),
+        ([guided(steps=[{"say": "Go.", "moves": ["discard ★1"], "done": "D.", "point": 1}])], "'point' must be true"),
+        ([guided(deal=None, puzzle="hats.json#1")], "cannot be read"),
+        ([guided(deal=None, puzzle=f"{NOTEBOOK_DIR / 'puzzles' / 'hats.json'}#9")], "'puzzle' must name a puzzle"),
+    ],
+)
+def test_a_bad_lesson_file_names_the_lesson_the_step_and_the_field(
+    tmp_path: Path, lessons: list[Any], message: str
+) -> None:
+    path = write(tmp_path, lessons)
+    with pytest.raises(LessonError) as raised:
+        load_lessons(path)
+    assert message in str(raised.value)
+    assert str(path) in str(raised.value) or "hats.json" in str(raised.value)
+
+
+def test_a_lesson_file_that_is_not_a_lesson_file(tmp_path: Path) -> None:
+    path = tmp_path / "lessons.json"
+    path.write_text("[1, 2]", encoding="utf-8")
+    with pytest.raises(LessonError, match='must be a JSON object with "game" and "lessons"'):
+        load_lessons(path)
+    path.write_text("{", encoding="utf-8")
+    with pytest.raises(LessonError, match="is not valid JSON"):
+        load_lessons(path)
+    with pytest.raises(LessonError, match="cannot be read"):
+        load_lessons(tmp_path / "missing.json")
