@@ -78,9 +78,10 @@ def card_html(kind: str, value: int, kind_name: str, extra_class: str = "", labe
     )
 
 
-def back_html(label: str = "hidden card") -> str:
-    """A face-down card: its back only."""
-    return f'<span class="hk-card hk-back" title="{escape(label)}" aria-label="{escape(label)}">?</span>'
+def back_html(label: str = "hidden card", extra_class: str = "") -> str:
+    """A face-down card: its back only; ``extra_class`` lets a game size it as its faces (Madder's hats)."""
+    classes = f"hk-card hk-back {extra_class}".strip()
+    return f'<span class="{classes}" title="{escape(label)}" aria-label="{escape(label)}">?</span>'
 
 
 def scoresheet_html(sheet: ScoreSheet) -> str:

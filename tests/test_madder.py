@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 from pathlib import Path
 from typing import Any
 
@@ -634,6 +635,49 @@ def test_the_picture_hides_other_hands_and_haberdashers_and_marks_the_first_line
     assert seen_by_ben.count('title="hidden hat"') == 6 and "stand-in" in seen_by_ben
     assert 'hk-first" title="Newsboy"' in seen_by_ben
     assert "1 → 1 pt" in seen_by_ben
+
+
+DRAWN_STYLES = ("beret", "boater", "bowler", "fedora", "homburg", "newsboy", "stetson", "trilby")
+
+
+def test_every_style_is_a_card_with_a_drawing_of_its_own_above_its_name() -> None:
+    from hatskit.games.madder.render import hat_html, hat_svg
+
+    cards = load_cards(str(DEFAULT_CARDS))
+    assert sorted(style.lower() for style in cards.styles) == list(DRAWN_STYLES)
+    drawings = {style: hat_svg(style) for style in cards.styles}
+    assert len(set(drawings.values())) == len(DRAWN_STYLES), "no two styles share a drawing"
+    for style in cards.styles:
+        card = hat_html(style, cards)
+        assert card.count("<svg") == 1 and drawings[style] in card
+        assert card.index("<svg") < card.index(f"<span>{style}</span>"), "the drawing above the name"
+        assert f'aria-label="{style}"' in card and "★" not in card
+
+
+def test_a_premium_card_keeps_its_star_its_drawing_and_its_label() -> None:
+    from hatskit.games.madder.render import hat_html, hat_svg
+
+    cards = load_cards(str(DEFAULT_CARDS))
+    card = hat_html("Fedora*", cards)
+    assert '<span class="hk-prem">★</span>' in card and hat_svg("Fedora") in card
+    assert 'aria-label="Fedora (Premium)"' in card and 'title="Fedora (Premium)"' in card
+
+
+def test_the_drawings_are_hidden_from_screen_readers_and_nothing_comes_from_another_server() -> None:
+    from hatskit.games.madder.render import table_html
+
+    revealed = hatskit.load(
+        turn_position(
+            phase="haberdashers", line=[], done=[0, 1, 2], hands=[[], [], []], haberdashers=[TAILOR, CLERK, COLLECTOR]
+        )
+    )
+    pictures = [table_html(revealed.state), table_html(hatskit.load(turn_position()).state, seat=1)]
+    for picture in pictures:
+        svgs = re.findall(r"<svg[^>]*>", picture)
+        assert svgs and all('aria-hidden="true"' in svg for svg in svgs)
+        assert "http" not in picture and "url(" not in picture
+    assert pictures[0].count('class="hk-card hk-haber"') == 3 and f'aria-label="Haberdasher {TAILOR}: ' in pictures[0]
+    assert pictures[1].count('title="secret Haberdasher"') == 2, "the others' Haberdashers stay card backs"
 
 
 def test_a_sheet_of_rounds_shows_each_round_and_the_game_total() -> None:

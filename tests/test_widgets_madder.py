@@ -155,6 +155,20 @@ def test_a_premium_reads_as_on_its_card_and_one_of_two_identical_hats_is_picked_
     assert picked == [1] and table.selected == "Beret"
 
 
+def test_hats_and_haberdashers_are_drawn_cards_whose_drawings_screen_readers_skip() -> None:
+    faces = [button.face for button in shown(table_at(with_hand(["Beret", "Newsboy*", "Trilby"])).hand_buttons)]
+    revealed = turn_position(
+        phase="haberdashers", line=[], haberdashers=[TAILOR, CLERK, COLLECTOR], done=[0, 1, 2], hands=[[], [], []]
+    )
+    table = table_at(revealed)
+    seats = [seat_row.value for seat_row in table.seat_rows]
+    assert all("<svg" in face for face in faces) and '<span class="hk-prem">★</span>' in faces[1]
+    assert all('class="hk-card hk-haber"' in seat for seat in seats), "each revealed Haberdasher a card of its own"
+    assert 'class="hk-card hk-haber"' in table.haberdasher_line.value and TAILOR in text(table.haberdasher_line)
+    drawn = " ".join([*faces, *seats, table.haberdasher_line.value, table.line_row.value])
+    assert all('aria-hidden="true"' in svg for svg in re.findall(r"<svg[^>]*>", drawn)) and "http" not in drawn
+
+
 # ------------------------------------------------------------------ the end of the round
 
 

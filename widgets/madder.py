@@ -24,7 +24,7 @@ from functools import partial
 from typing import Any
 
 from hatskit.core import EndPhase, ScoreLine
-from hatskit.drawing import back_html, escape
+from hatskit.drawing import escape
 from hatskit.games.madder import DECLINE, DONE, Discard, HatAt, MadderOptions, MoveHat, Play, Swap, Take, card_set
 from hatskit.games.madder.components import (
     ABILITY,
@@ -39,7 +39,15 @@ from hatskit.games.madder.components import (
 )
 from hatskit.games.madder.moves import LINE, Choice, Place
 from hatskit.games.madder.positions import MadderView
-from hatskit.games.madder.render import PHASE_WORDS, STYLE, hat_html, inventory_html, line_html
+from hatskit.games.madder.render import (
+    PHASE_WORDS,
+    STYLE,
+    haberdasher_html,
+    hat_back_html,
+    hat_html,
+    inventory_html,
+    line_html,
+)
 from widgets import ui
 from widgets.frame import TableFrame
 from widgets.parts import column, html_line, named_button, row, set_face, set_marks, show
@@ -47,9 +55,12 @@ from widgets.parts import column, html_line, named_button, row, set_face, set_ma
 MARKS = ("hk-legal", "hk-selected", "hk-hint")
 HAND_SLOTS = 8  # more than a hand ever holds: 3 dealt, at most one more from an ability
 WIDGET_CSS = """
-.hk-table .hk-cardbtn.hk-hatbtn > .hk-hat { min-width: 5em; height: 2.6em; font-size: .95em; }
-.hk-table .hk-hat { width: auto; min-width: 4.4em; padding: 0 7px; white-space: nowrap; }
-.hk-table .hk-seat .hk-hat { width: auto; height: 2.4em; padding: 0 6px; }
+.hk-table .hk-cardbtn.hk-hatbtn > .hk-hat { font-size: 1.1em; }
+/* A seat's hats and Haberdasher as big as the render's STYLE draws them (a seat's cards are small in style.py) */
+.hk-table .hk-seat .hk-hat { width: 5.2em; height: 4.6em; font-size: 1em; }
+.hk-table .hk-seat .hk-haber { width: 7em; height: auto; font-size: 1em; }
+.hk-table .hk-seat .hk-hatback { box-sizing: content-box; }  /* the other hands: small backs, as in style.py */
+.hk-table .hk-habertext { flex: 1 1 16em; }
 .hk-table .hk-seatrow { flex-wrap: wrap; align-items: flex-start; }
 .hk-table .hk-seatrow > .hk-btn { flex: none; }
 .hk-table .hk-btn.hk-choice { height: auto; min-height: 2em; white-space: normal; text-align: left; }
@@ -293,12 +304,9 @@ class MadderTable(TableFrame):
         notes += ["✓ done"] if seat in view["done"] else []
         notes += ["▶ to move"] if view["to_move"] == seat else []
         count = view["hand_sizes"][seat]
-        hand = f"{count} hat(s), shown below" if seat == view["seat"] else back_html("hidden hat") * count or "none"
+        hand = f"{count} hat(s), shown below" if seat == view["seat"] else hat_back_html() * count or "none"
         revealed = view["haberdashers"]
-        haberdasher = ""
-        if revealed is not None:
-            card = cards.haberdasher(revealed[seat])
-            haberdasher = f' · Haberdasher <b title="{escape(card.text)}">{escape(card.name)}</b>'
+        haberdasher = "" if revealed is None else f" · {haberdasher_html(cards.haberdasher(revealed[seat]))}"
         head = f"{escape(self.seat_label(seat))}{' · ' if notes else ''}{escape(' · '.join(notes))}"
         return (
             f'<div class="hk-row"><span class="hk-label">{head}</span> hand: {hand}{haberdasher}</div>'
@@ -405,14 +413,15 @@ def _ability_html(view: MadderView, card: Ability, cards: CardSet) -> str:
 
 
 def _haberdasher_html(view: MadderView, cards: CardSet) -> str:
-    """The viewer's own Haberdasher, with the card set's label (M6)."""
+    """The viewer's own Haberdasher: its card, and beside it its text with the card set's label (M6)."""
     name = view["haberdasher"]
     if name is None:
         return ""
     card = cards.haberdasher(name)
     return (
+        f'<div class="hk-row">{haberdasher_html(card)}<span class="hk-habertext">'
         f"Your Haberdasher (secret until the end of the round, M4): <b>{escape(card.name)}</b>: "
-        f'{escape(card.text)} <small class="hk-standin">{escape(cards.label)}</small>'
+        f'{escape(card.text)} <small class="hk-standin">{escape(cards.label)}</small></span></div>'
     )
 
 

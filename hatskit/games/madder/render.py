@@ -1,8 +1,10 @@
 """Madder than a Hatter's pictures as pure HTML: hat cards, the assembly line, inventories, a whole position.
 
-A hat card shows its style's name (and a ★ for the Premium) on a colour of
-its own, so the colour is never the only sign. Inventories are grouped by
-style with the count and what the style scores now (M5).
+A hat card shows a drawing of its style's hat above the style's name (and a
+★ for the Premium) on a colour of its own, so neither colour nor drawing is
+ever the only sign. A Haberdasher is a card of its own; face-down cards are
+card backs. Inventories are grouped by style with the count and what the
+style scores now (M5).
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from hatskit.games.madder.components import (
     OVER,
     PLAY,
     SEAT_NAMES,
+    Ability,
     CardSet,
     is_premium,
     style_of,
@@ -25,16 +28,75 @@ from hatskit.games.madder.components import (
 from hatskit.games.madder.scoring import style_counts, style_points
 from hatskit.games.madder.state import MadderState
 
+# The cards stay light in the dark theme, as cards are (hatskit.drawing), on tints made a little deeper there so
+# they do not glare on the dark page. A hat is filled with its style's ink (--hk-ink) and outlined in the card's
+# text colour (currentColor), so its band and outline follow the text; every text on a card keeps AA contrast.
 STYLE = """
-.hk-hat { width: 4.4em; font-size: .85em; }
-.hk-hat .hk-prem { color: #8a5700; }
-.hk-s-0 { background: #fde8e8; } .hk-s-1 { background: #e6eefc; } .hk-s-2 { background: #e8f6ea; }
-.hk-s-3 { background: #fff4d6; } .hk-s-4 { background: #efe6fa; } .hk-s-5 { background: #e3f5f6; }
-.hk-s-6 { background: #f6ece2; } .hk-s-7 { background: #ececec; }
+.hk-hat { position: relative; width: 5.2em; height: 4.6em; font-size: 1em; justify-content: flex-end;
+  padding-bottom: .3em; box-sizing: border-box; }
+.hk-hat .hk-prem { position: absolute; top: .1em; left: .25em; font-size: 1.2em; line-height: 1; color: #7a4d00; }
+.hk-hatpic { width: 4.2em; height: 2.94em; fill: var(--hk-ink, #777); stroke: currentColor; stroke-width: 1.2;
+  stroke-linejoin: round; overflow: visible; }
+.hk-hatpic + span { font-size: .92em; white-space: nowrap; }
+.hk-hatpic .hk-band { fill: currentColor; }
+.hk-hatpic .hk-seam { fill: none; }
+.hk-s-0 { --hk-ink: #c0392b; background: #fde8e8; } .hk-s-1 { --hk-ink: #2f62b3; background: #e6eefc; }
+.hk-s-2 { --hk-ink: #2e8a4a; background: #e8f6ea; } .hk-s-3 { --hk-ink: #e0b030; background: #fff4d6; }
+.hk-s-4 { --hk-ink: #7a52b3; background: #efe6fa; } .hk-s-5 { --hk-ink: #16868c; background: #e3f5f6; }
+.hk-s-6 { --hk-ink: #a8682c; background: #f6ece2; } .hk-s-7 { --hk-ink: #6e6e6e; background: #ececec; }
+body[data-jp-theme-light="false"] .hk-s-0 { background: #f1cfcf; }
+body[data-jp-theme-light="false"] .hk-s-1 { background: #cbd9f2; }
+body[data-jp-theme-light="false"] .hk-s-2 { background: #cde8d2; }
+body[data-jp-theme-light="false"] .hk-s-3 { background: #f2e2b3; }
+body[data-jp-theme-light="false"] .hk-s-4 { background: #ddd0f0; }
+body[data-jp-theme-light="false"] .hk-s-5 { background: #c6e6e8; }
+body[data-jp-theme-light="false"] .hk-s-6 { background: #e8d7c4; }
+body[data-jp-theme-light="false"] .hk-s-7 { background: #d6d6d6; }
+.hk-hatback { width: 5.2em; height: 4.6em; font-size: 1em; box-sizing: border-box; }
+.hk-haberback { width: 7em; height: 4.6em; font-size: 1em; box-sizing: border-box; }
+.hk-haber { width: 7em; height: auto; min-height: 4.6em; font-size: 1em; padding: .15em .3em .3em;
+  box-sizing: border-box; border: 3px double #1d5c3a; background: #f3efe2; text-align: center;
+  justify-content: flex-start; }
+.hk-haber .hk-hatpic { --hk-ink: #1d5c3a; width: 2.6em; height: 1.8em; }
+.hk-haber i { font-size: .85em; font-style: normal; font-weight: 600; }
+.hk-haber b { font-size: .9em; }
 .hk-first { outline: 3px solid #1f6fd1; }
 .hk-count { display: inline-flex; flex-direction: column; align-items: center; margin-right: 6px; }
 .hk-count small { color: #444; }
 """
+
+# One drawing per hat style (viewBox 0 0 40 28, the hat seen from the side), keyed by the style's name in small
+# letters: a few paths each, filled with the style's ink; "hk-band" parts take the outline's colour. A card
+# file may name styles hatskit has no drawing of: those hats get GENERIC_HAT.
+HAT_DRAWINGS = {
+    "beret": '<path d="M3 16C1 10 12 7 22 7C33 7 40 11 37 16C35 19 27 19.5 20 19.5C12 19.5 4 19 3 16Z"/>'
+    '<path class="hk-band" d="M10 19Q20 21 30 19V20.5Q20 22.5 10 20.5Z"/><rect x="21" y="3" width="2.4" height="4.5"/>',
+    "boater": '<rect x="11" y="7" width="18" height="12"/><rect class="hk-band" x="11" y="13" width="18" height="4"/>'
+    '<rect x="2" y="19" width="36" height="3" rx="1.5"/>',
+    "bowler": '<path d="M10 20C10 5 30 5 30 20Z"/><rect class="hk-band" x="10.3" y="16.5" width="19.4" height="3"/>'
+    '<path d="M5 18Q7 21 20 21Q33 21 35 18Q35 23.5 20 23.5Q5 23.5 5 18Z"/>',
+    "fedora": '<path d="M12 19L13.5 9Q16 6 20 9Q24 6 26.5 9L28 19Z"/>'
+    '<path class="hk-band" d="M12.5 15.5H27.5L27.9 18.5H12.1Z"/><path d="M2 21Q20 16 38 21Q20 24.5 2 21Z"/>',
+    "homburg": '<path d="M12 19V8Q16 5.5 19.5 8.5Q20 10 20.5 8.5Q24 5.5 28 8V19Z"/>'
+    '<path class="hk-seam" d="M20 9.5V12"/><rect class="hk-band" x="12" y="15" width="16" height="3.5"/>'
+    '<path d="M3 17Q5 21 20 21Q35 21 37 17Q39 23.5 20 23.5Q1 23.5 3 17Z"/>',
+    "newsboy": '<path d="M8 20C5 11 21 5 33 12C37 15 35 20 30 20Z"/><path class="hk-seam" d="M21 8Q16 13 16.5 20"/>'
+    '<circle cx="21" cy="8" r="1.6"/><path class="hk-band" d="M9 18.5Q3 19.5 1 23Q9 23.5 15 20.5Z"/>',
+    "stetson": '<path d="M13 17L14 5Q17 2.5 20 5.5Q23 2.5 26 5L27 17Z"/>'
+    '<rect class="hk-band" x="13.2" y="13" width="13.6" height="3"/>'
+    '<path d="M1 11Q5 18.5 20 18Q35 18.5 39 11Q38 22.5 20 22.5Q2 22.5 1 11Z"/>',
+    "trilby": '<path d="M13 21L15 12Q18.5 9.5 21.5 12Q25 9.5 28 12.5L30 21Z"/>'
+    '<path class="hk-band" d="M13.6 17.5H29.2L29.7 20H13.2Z"/>'
+    '<path d="M8 22.5Q12 20 21 21Q30 21.5 34 17Q35.5 21 30 23Q20 24.5 8 22.5Z"/>',
+}
+GENERIC_HAT = '<path d="M11 19L12.5 8H27.5L29 19Z"/><ellipse cx="20" cy="20.5" rx="16" ry="2.5"/>'
+# The Haberdasher's card: a pair of tailor's scissors.
+SCISSORS = (
+    '<circle cx="8" cy="8" r="5"/><circle cx="8" cy="20" r="5"/>'
+    '<path d="M12 10.5L37 19.5L35 21L11.5 13.5ZM12 17.5L37 8.5L35 7L11.5 14.5Z"/>'
+)
+
+
 PHASE_WORDS = {
     PLAY: "players take turns",
     ABILITY: "a Premium ability waits",
@@ -45,15 +107,39 @@ PHASE_WORDS = {
 }
 
 
+def hat_svg(style: str) -> str:
+    """The drawing of a style's hat; aria-hidden, since the card's label already names the hat."""
+    return _svg(HAT_DRAWINGS.get(style.lower(), GENERIC_HAT))
+
+
+def _svg(shapes: str) -> str:
+    """Shapes in the cards' viewBox; width and height keep it small where no style sheet sizes it."""
+    return f'<svg class="hk-hatpic" viewBox="0 0 40 28" width="40" height="28" aria-hidden="true">{shapes}</svg>'
+
+
 def hat_html(hat: str, cards: CardSet, extra_class: str = "") -> str:
-    """One face-up hat: its style's name, ★ for the Premium, labelled for screen readers."""
+    """One face-up hat: its style's drawing over its name, ★ for the Premium, labelled for screen readers."""
     style = style_of(hat)
     label = escape(f"{style} (Premium)" if is_premium(hat) else style)
     star = '<span class="hk-prem">★</span>' if is_premium(hat) else ""
     colour = f"hk-s-{cards.styles.index(style)}" if style in cards.styles else ""
     return (
         f'<span class="hk-card hk-hat {colour} {extra_class}" title="{label}" aria-label="{label}">'
-        f"<span>{escape(style)}</span>{star}</span>"
+        f"{star}{hat_svg(style)}<span>{escape(style)}</span></span>"
+    )
+
+
+def hat_back_html(label: str = "hidden hat") -> str:
+    """A face-down hat: the shared card back, as big as a hat's face."""
+    return back_html(label, "hk-hatback")
+
+
+def haberdasher_html(card: Ability) -> str:
+    """A face-up Haberdasher as a card of its own (scissors, "Haberdasher", its name); its text is its tooltip."""
+    label = escape(f"Haberdasher {card.name}: {card.text}")
+    return (
+        f'<span class="hk-card hk-haber" title="{label}" aria-label="{label}">'
+        f"{_svg(SCISSORS)}<i>Haberdasher</i><b>{escape(card.name)}</b></span>"
     )
 
 
@@ -68,7 +154,7 @@ def line_html(line: Sequence[str], cards: CardSet, deck_size: int) -> str:
         f'<span class="hk-pos">{hat_html(hat, cards, "hk-first" if i == 0 else "")}<small>{_nth(i)}</small></span>'
         for i, hat in enumerate(line)
     ]
-    deck = f'<span class="hk-pos">{back_html("deck")}<small>deck {deck_size}</small></span>'
+    deck = f'<span class="hk-pos">{hat_back_html("deck")}<small>deck {deck_size}</small></span>'
     return f'<div class="hk-row"><span class="hk-label">assembly line</span>{"".join(cells)}{deck}</div>'
 
 
@@ -120,11 +206,16 @@ def _seat_html(state: MadderState, seat: int, viewer: int | None) -> str:
     if state.phase == EXERCISE:
         return "".join(rows)
     sees = viewer is None or viewer == seat
-    hand = _hats(sorted(state.hands[seat]), state.cards) if sees else back_html("hidden hat") * len(state.hands[seat])
+    hand = _hats(sorted(state.hands[seat]), state.cards) if sees else hat_back_html() * len(state.hands[seat])
     rows.append(f'<div class="hk-row"><span class="hk-label">{name} hand</span>{hand}</div>')
     if state.haberdashers is not None:
         shown = sees or state.phase in (HABERDASHERS, OVER)
         card = state.cards.haberdasher(state.haberdashers[seat])
-        label = f"<b>{escape(card.name)}</b>: {escape(card.text)}" if shown else back_html("secret Haberdasher")
+        label = f"{haberdasher_html(card)}<span>{escape(card.text)}</span>" if shown else _secret_haberdasher()
         rows.append(f'<div class="hk-row"><span class="hk-label">{name} Haberdasher</span>{label}</div>')
     return "".join(rows)
+
+
+def _secret_haberdasher() -> str:
+    """A Haberdasher not yet revealed: its card back, as wide as its face."""
+    return back_html("secret Haberdasher", "hk-haberback")
