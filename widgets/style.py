@@ -23,8 +23,8 @@ from widgets import ui
 WIDGET_CSS = """
 .hk-table { font-family: system-ui, sans-serif; gap: 4px; }
 .hk-hidden { display: none !important; }
-.hk-table .hk-btn.hk-legal { border: 3px dashed #1b7a2e; background: #eefbe9; }
-.hk-table .hk-btn.hk-selected { border: 4px double #b8860b; background: #fff1b8; }
+.hk-table .hk-btn.hk-legal { border: 3px dashed #1b7a2e; background: #eefbe9; color: #1a1a1a; }
+.hk-table .hk-btn.hk-selected { border: 4px double #b8860b; background: #fff1b8; color: #1a1a1a; }
 .hk-table .hk-btn.hk-hint { outline: 3px dotted #d35400; outline-offset: 2px; }
 /* A card button is the renderer's card (its face) and nothing around it: the marks go on the card. */
 .hk-table .hk-btn.hk-cardbtn:is(*, .hk-legal, .hk-selected, .hk-changed) { width: auto; height: auto; padding: 0;
