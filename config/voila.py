@@ -60,7 +60,8 @@ SAVED_TAG = "show-saved-output"  # a code cell shown from its saved outputs on a
 # JupyterLab's look, as on Voilà's pages, without the scripts a text page never needs: require.js (for
 # old-style widgets), and MathJax and Mermaid from a CDN (so the index loads nothing from the internet);
 # an empty icon, as on Voilà's pages, so the browser asks for no /favicon.ico (a 404 in the console);
-# links underlined, as on the game pages (share/jupyter/voila/templates/hatskit).
+# links underlined, as on the game pages (share/jupyter/voila/templates/hatskit); and the lessons lists' stars filled in
+# from what this browser kept (widgets/progress.js), by a script of its own at the end of the page.
 TEXT_PAGE_TEMPLATE = """{%- extends 'lab/index.html.j2' -%}
 {%- block html_head_css -%}<link rel="icon" href="data:;base64,=">
 <style>.jp-RenderedHTMLCommon a:link, .jp-RenderedHTMLCommon a:visited { text-decoration: underline; }</style>
@@ -68,6 +69,22 @@ TEXT_PAGE_TEMPLATE = """{%- extends 'lab/index.html.j2' -%}
 {%- block html_head_js_requirejs -%}{%- endblock html_head_js_requirejs -%}
 {%- block html_head_js_mathjax -%}{%- endblock html_head_js_mathjax -%}
 {%- block html_head_js_mermaidjs -%}{%- endblock html_head_js_mermaidjs -%}
+{%- block footer_js -%}<style>.hk-lessonlist { list-style: none; padding-left: 1em; }
+.hk-lessonlist .hk-starsays { position: absolute; left: -9999px; }</style>
+<script>
+// The stars of the lessons lists (hatskit.lessons.stars_html), from what this browser kept for each game
+// (widgets/progress.js, localStorage "hatskit.lessons.<game>"): no server is asked.
+for (const item of document.querySelectorAll("[data-hk-lesson]")) {
+  const key = item.dataset.hkLesson;
+  let kept = null;
+  try { kept = JSON.parse(localStorage.getItem("hatskit.lessons." + key.split("/")[0]) || "null"); } catch (e) {}
+  if (kept && Array.isArray(kept.stars) && kept.stars.includes(key)) {
+    item.querySelector(".hk-star").textContent = "★";
+    item.querySelector(".hk-starsays").textContent = "(star earned)";
+  }
+}
+</script>
+{%- endblock footer_js -%}
 """
 # A cell's outputs as nbconvert's lab template draws them, without its code or prompts: that template's
 # base.html.j2 is the cells alone, with no page around them. One exporter for the server's life, so

@@ -41,6 +41,7 @@ import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from fnmatch import fnmatchcase
+from html import escape
 from pathlib import Path
 from typing import Any
 
@@ -287,9 +288,14 @@ def _matches(game: Game, wanted: str, played: str) -> bool:
 
 
 def stars_html(lessons: Sequence[Lesson]) -> str:
-    """The list of lessons as a page shows it without a kernel: a ☆ each, which the page's script fills in."""
+    """The lessons as a list on a page without a kernel (the index): each ☆ becomes ★ where this browser kept a star.
+
+    The page's own script fills the stars in (config/voila.py, TEXT_PAGE_TEMPLATE), from what
+    widgets/progress.js keeps; without it (a notebook on GitHub) every lesson shows ☆.
+    """
     items = "".join(
-        f'<li data-hk-lesson="{lesson.key}"><span class="hk-star" aria-hidden="true">☆</span> {lesson.title}</li>'
+        f'<li data-hk-lesson="{escape(lesson.key)}"><span class="hk-star" aria-hidden="true">☆</span> '
+        f'{escape(lesson.title)} <span class="hk-starsays">(no star yet)</span></li>'
         for lesson in lessons
     )
-    return f'<ol class="hk-lessons">{items}</ol>'
+    return f'<ul class="hk-lessonlist">{items}</ul>'

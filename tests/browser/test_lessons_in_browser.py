@@ -29,6 +29,7 @@ FIRST_CLICK = {
     "hats": f'button{MARKED}[title$=" in your hand"]',
 }
 STAR = "★ Your first game"
+GAME_IDS = {"hats": "hats", "sombrero": "sombrero", "hats_off": "hats-off", "madder_than_a_hatter": "madder"}
 
 
 def follow_one_step(table: Locator, first: str) -> None:
@@ -67,7 +68,11 @@ def test_a_student_follows_the_guided_first_game_earns_a_star_and_finds_it_after
     expect(table.get_by_role("button", name=STAR)).to_be_visible()
     expect(table.locator(".hk-setup")).to_be_visible()  # the lesson is done: the table is the student's own
 
-    page.reload()
+    page.goto(f"{voila}/voila/render/index.ipynb")  # the index lists the lessons with this browser's stars
+    expect(page.locator(f'[data-hk-lesson="{GAME_IDS[name]}/first-game"]')).to_contain_text("★ Your first game")
+    expect(page.locator(f'[data-hk-lesson^="{GAME_IDS[name]}/"]').nth(1)).to_contain_text("☆")  # not yet played
+
+    page.goto(f"{voila}/voila/render/{name}.ipynb")
     table = page.locator(LESSON_TABLE)
     expect(table.get_by_role("button", name=STAR)).to_be_visible()  # kept by this browser, not by the kernel
     table.get_by_role("button", name="start again").click()
