@@ -42,8 +42,9 @@ MARKS = ("hk-legal", "hk-jump", "hk-selected", "hk-hint", "hk-captured", "hk-mov
 
 
 def piece_class(seat: int, hatted: bool) -> str:
-    """The CSS class that draws a piece: ``hk-sb-white-hatted``, ``hk-sb-black-hatless``, ..."""
-    return f"hk-sb-{SIDES[seat]}-{'hatted' if hatted else 'hatless'}"
+    """The CSS class that draws a piece: ``hk-piece-white-hatted``, ``hk-piece-black-hatless``, ... (view.js steps a
+    piece by this class: the one square that lost a piece of a kind and the one that gained it)."""
+    return f"hk-piece-{SIDES[seat]}-{'hatted' if hatted else 'hatless'}"
 
 
 PIECE_CLASSES = tuple(piece_class(seat, hatted) for seat in SEATS for hatted in (True, False))
@@ -67,6 +68,9 @@ BOARD_CSS = f"""
 {SQUARE}.hk-legal.hk-jump::after {{ left: auto; top: 0; right: 0; margin: 0; width: 0; height: 0;
   border-radius: 0; background: none; border-style: solid; border-width: 0 1.4em 1.4em 0;
   border-color: transparent #1b7a2e transparent transparent; }}
+.hk-sb-grid {{ position: relative; }}
+{SQUARE}.hk-stepping {{ position: absolute; z-index: 5; pointer-events: none; background-color: transparent; }}
+{SQUARE}.hk-arriving.hk-arriving {{ background-image: none; }}  /* beats the piece classes, written after */
 @media (forced-colors: active) {{ .hk-sb-grid .hk-sq {{ color: ButtonText; }} }}
 .hk-table .hk-sb-legend {{ color: #555; font-size: .85em; }}
 @media (min-width: 720px) {{ .hk-sb-grid .hk-sq {{ width: 3.8em; height: 3.8em; }}

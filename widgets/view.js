@@ -220,7 +220,8 @@ function skipLink() {
   document.body.prepend(link);
 }
 
-// -- moves you can watch: a card that is somewhere else after a change slides there from where it was ---------
+// -- moves you can watch: a card that is somewhere else after a change slides there from where it was, and a
+// board's piece steps from its old square to its new one ---------------------------------------------------
 // A card is known by what it shows (".hk-card" text such as "♥5"); only cards shown once on both sides of the
 // change move (two identical Madder hats stay put). Stepping back through the history slides them back.
 
@@ -241,29 +242,86 @@ function cardPlaces(el) {
   return places;
 }
 
+// A board's pieces (Sombrero's squares, "button.hk-sq") are the squares' pictures (a class per kind of piece,
+// "hk-piece-..."), with no name of their own: when one square lost a piece and one other square gained a piece of
+// the same kind, that piece stepped there. A copy of the square (its picture only) glides from the old square to
+// the new one, over the board, while the new square waits with its picture hidden.
+function pieceFaces(el) {
+  const faces = new Map();
+  for (const square of el.querySelectorAll("button.hk-sq")) {
+    const kind = [...square.classList].find((name) => name.startsWith("hk-piece-")) || "";
+    faces.set(square.dataset.part, { kind, square });
+  }
+  return faces;
+}
+
+function steppedPiece(before, el) {
+  const left = [];
+  const arrived = [];
+  for (const [id, now] of pieceFaces(el)) {
+    const then = before.get(id);
+    if (!then || then.kind === now.kind) continue;
+    if (now.kind === "") left.push(then);
+    else if (then.kind === "") arrived.push(now);
+  }
+  if (left.length !== 1 || arrived.length !== 1 || left[0].kind !== arrived[0].kind) return null;
+  return { from: left[0].rect, square: arrived[0].square };
+}
+
+function stepPiece(step) {
+  const board = step.square.parentElement;
+  const ghost = document.createElement("div");
+  ghost.className = `hk-btn hk-sq hk-stepping ${[...step.square.classList].find((n) => n.startsWith("hk-piece-"))}`;
+  ghost.setAttribute("aria-hidden", "true");
+  ghost.dataset.steps = step.square.title; // where it goes, for the tests
+  board.append(ghost);
+  const frame = board.getBoundingClientRect();
+  const to = step.square.getBoundingClientRect();
+  Object.assign(ghost.style, {
+    left: `${to.left - frame.left - board.clientLeft}px`,
+    top: `${to.top - frame.top - board.clientTop}px`,
+    width: `${to.width}px`,
+    height: `${to.height}px`,
+  });
+  step.square.classList.add("hk-arriving");
+  glide(ghost, step.from).finished.finally(() => {
+    ghost.remove();
+    step.square.classList.remove("hk-arriving");
+  });
+}
+
 function slide(before, el) {
-  if (before.size) requestAnimationFrame(() => slideNow(before, el));
+  if (before.cards.size || before.pieces.size) requestAnimationFrame(() => slideNow(before, el));
 }
 
 function slideNow(before, el) {
   for (const [key, card] of cardPlaces(el)) {
-    const from = before.get(key);
-    if (!from) continue;
-    const to = card.getBoundingClientRect();
-    const [dx, dy] = [from.left - to.left, from.top - to.top];
-    if (Math.abs(dx) < 2 && Math.abs(dy) < 2) continue;
-    const scale = to.width ? from.width / to.width : 1;
-    // Above the cards it passes (z-index), and nothing written to the page: the move is shown at once.
-    card.animate(
-      [{ transform: `translate(${dx}px, ${dy}px) scale(${scale})`, zIndex: 5 }, { transform: "none", zIndex: 5 }],
-      { duration: MOTION_MS, easing: "ease-out" },
-    );
+    const from = before.cards.get(key);
+    const to = from && card.getBoundingClientRect();
+    if (from && (Math.abs(from.left - to.left) >= 2 || Math.abs(from.top - to.top) >= 2)) glide(card, from);
   }
+  const step = steppedPiece(before.pieces, el);
+  if (step) stepPiece(step);
+}
+
+// Draws `element` from where `from` was to where it is now; above what it passes (z-index), and nothing written
+// to the page: the move is shown at once.
+function glide(element, from) {
+  const to = element.getBoundingClientRect();
+  const [dx, dy] = [from.left - to.left, from.top - to.top];
+  const scale = to.width ? from.width / to.width : 1;
+  return element.animate(
+    [{ transform: `translate(${dx}px, ${dy}px) scale(${scale})`, zIndex: 5 }, { transform: "none", zIndex: 5 }],
+    { duration: MOTION_MS, easing: "ease-out" },
+  );
 }
 
 function rectsOf(el) {
-  if (stillWanted()) return new Map();
-  return new Map([...cardPlaces(el)].map(([key, card]) => [key, card.getBoundingClientRect()]));
+  if (stillWanted()) return { cards: new Map(), pieces: new Map() };
+  const cards = new Map([...cardPlaces(el)].map(([key, card]) => [key, card.getBoundingClientRect()]));
+  const pieces = pieceFaces(el);
+  for (const square of pieces.values()) if (square.kind) square.rect = square.square.getBoundingClientRect();
+  return { cards, pieces };
 }
 
 // -- drag and drop: picking a card up by dragging is the same click the kernel already knows ----------------
