@@ -69,13 +69,18 @@ class Event:
 
 
 class ScoreLine(NamedTuple):
-    """One explained row of a score sheet; ``round`` is its round in a game played in rounds."""
+    """One explained row of a score sheet; ``round`` is its round in a game played in rounds.
+
+    ``shows`` names the cards the line counts as the table draws them ("♥5"), so a view can point at them
+    while the reader reads the line (view.js); a line about no card in particular names none.
+    """
 
     seat: int
     category: str
     points: int
     explanation: str
     round: int | None = None
+    shows: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)

@@ -182,15 +182,24 @@ def move_list_html(plies: Sequence[Sequence[Event]], shown: int) -> str:
 
 
 def _player_fold(sheet: ScoreSheet, seat: int, name: str, total: int) -> str:
-    """One player's total, opening onto the lines that make it up."""
+    """One player's total, opening onto the lines that make it up.
+
+    A line that counts cards names them (``data-hk-shows``) and takes the keyboard's focus, so a live table
+    can point at those cards while the line is hovered or focused (widgets/view.js).
+    """
     rows = "".join(
-        f'<tr><td>{escape(_round_prefix(line.round) + line.category)}</td><td class="hk-pts">{line.points}</td>'
-        f"<td>{escape(line.explanation)}</td></tr>"
+        f"<tr{_shows(line.shows)}><td>{escape(_round_prefix(line.round) + line.category)}</td>"
+        f'<td class="hk-pts">{line.points}</td><td>{escape(line.explanation)}</td></tr>'
         for line in sheet.lines_of(seat)
     )
     head = '<tr><th>category</th><th class="hk-pts">points</th><th>why</th></tr>'
     summary = f'<summary class="hk-total">{escape(name)}: {total} <span class="hk-how">how?</span></summary>'
     return f'<details>{summary}<table class="hk-score">{head}{rows}</table></details>'
+
+
+def _shows(cards: Sequence[str]) -> str:
+    """A score row's attributes naming the cards it counts (none for a line about no card)."""
+    return f' data-hk-shows="{escape(" ".join(cards))}" tabindex="0"' if cards else ""
 
 
 def _round_prefix(round_number: int | None) -> str:

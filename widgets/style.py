@@ -40,6 +40,9 @@ WIDGET_CSS = """
 .hk-table .hk-cardbtn.hk-legal > .hk-card { border: 3px dashed #1b7a2e; background: #eefbe9; }
 .hk-table .hk-cardbtn.hk-selected > .hk-card { border: 4px double #b8860b; background: #fff1b8; }
 .hk-table .hk-btn.hk-action.hk-hint { font-weight: 700; }
+/* The cards a hovered or focused score line counts (view.js): a thick ring and a lift, not colour alone. */
+.hk-table .hk-card.hk-pointed { outline: 4px solid #d35400; outline-offset: 1px; transform: translateY(-3px); }
+.hk-table .hk-panel tr[data-hk-shows]:is(:hover, :focus) { background: #fff1b8; color: #1a1a1a; }
 .hk-table .hk-message { min-height: 1.6em; padding: 2px 6px; border-left: 4px solid #888; background: #f7f5ef; }
 .hk-table .hk-message.hk-error { border-left: 4px dashed #b00020; color: #b00020; }
 .hk-table .hk-status { font-weight: 600; }

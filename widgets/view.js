@@ -324,6 +324,29 @@ function rectsOf(el) {
   return { cards, pieces };
 }
 
+// -- the score sheet points at what it counts: while a line naming cards ("data-hk-shows", hatskit/drawing.py) is
+// hovered or focused, those cards on the table are marked ("hk-pointed"). ------------------------------------
+
+function pointing(el) {
+  const pointed = [];
+  const clear = () => pointed.splice(0).forEach((card) => card.classList.remove("hk-pointed"));
+  const point = (event) => {
+    const line = event.target.closest && event.target.closest("[data-hk-shows]");
+    clear();
+    if (!line) return;
+    const names = new Set(line.dataset.hkShows.split(" "));
+    for (const card of el.querySelectorAll(".hk-card:not(.hk-back)")) {
+      if (card.closest(".hk-scorepanel, .hk-movepanel, .hk-message")) continue;
+      if (names.has(card.textContent.trim())) pointed.push(card);
+    }
+    pointed.forEach((card) => card.classList.add("hk-pointed"));
+  };
+  el.addEventListener("pointerover", point);
+  el.addEventListener("focusin", point);
+  el.addEventListener("pointerleave", clear);
+  el.addEventListener("focusout", clear);
+}
+
 // -- drag and drop: picking a card up by dragging is the same click the kernel already knows ----------------
 // Pressing on a card or square and letting go on another button sends the two clicks a reader would make
 // (pick up, put down), so an illegal drop gets the same sentence as an illegal click, and nothing changes.
@@ -458,6 +481,7 @@ function render({ model, el }) {
   model.send({ hello: true });
   el.addEventListener("keydown", onKey);
   dragging(el, (button) => send(Number(button.dataset.part), { do: "click" }));
+  pointing(el);
   requestAnimationFrame(() => {
     if (el.closest(".hk-table")) skipLink();
   });

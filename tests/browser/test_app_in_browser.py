@@ -288,3 +288,18 @@ def test_no_card_slides_for_a_reader_who_asks_for_reduced_motion(
     assert replica.try_move(str(move))
     expect(table.locator(".hk-message")).to_contain_text(message_line(replica.game.events[-1][-1]))
     assert page.evaluate("() => window.hkSlides") == []
+
+
+def test_hats_a_score_line_points_at_the_cards_it_counts(hats_table: Locator, replica: HatsTable, page: Page) -> None:
+    table = hats_table
+    play_first_exchange(table, replica)
+    line = next(line for line in replica.game.score().lines_of(0) if line.shows)
+    table.locator(".hk-scorepanel summary").first.click()  # Ana's total opens onto her lines
+    row = table.locator(f'.hk-scorepanel tr[data-hk-shows="{" ".join(line.shows)}"]')
+    row.hover()
+    for card in line.shows:  # the collected card, and the table card whose position it scores
+        expect(table.locator(".hk-area .hk-card.hk-pointed").filter(has_text=card).first).to_be_visible()
+    page.mouse.move(0, 0)
+    expect(table.locator(".hk-card.hk-pointed")).to_have_count(0)
+    row.focus()  # the keyboard reaches the same pointing
+    expect(table.locator(".hk-card.hk-pointed").filter(has_text=line.shows[0]).first).to_be_visible()

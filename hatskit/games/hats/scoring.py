@@ -20,11 +20,10 @@ if TYPE_CHECKING:
 
 def score(state: HatsState) -> ScoreSheet:
     """The score sheet; before the end it is 'if the game ended now' without favorites."""
-    face_up = face_up_positions(state.table)
     over = state.turn is None
     lines: list[ScoreLine] = []
     for seat in range(state.players):
-        lines += collection_lines(seat, state.collections[seat], len(state.black_hats[seat]), face_up)
+        lines += collection_lines(seat, state.collections[seat], len(state.black_hats[seat]), state.table)
         if over:
             lines.append(favorite_line(seat, state.hands[seat][0], state.collections[seat]))
         if state.cookie == seat:
@@ -59,15 +58,18 @@ def face_up_positions(table: Sequence[Card]) -> dict[str, int]:
     return found
 
 
-def collection_lines(
-    seat: int, collection: Sequence[Card], black_hats: int, face_up: Mapping[str, int]
-) -> list[ScoreLine]:
-    """Each face-up card scores its type's table position; black hats 1 each (H8)."""
+def collection_lines(seat: int, collection: Sequence[Card], black_hats: int, table: Sequence[Card]) -> list[ScoreLine]:
+    """Each face-up card scores its type's table position; black hats 1 each (H8).
+
+    A card's line shows the card and the table card whose position it scores.
+    """
+    face_up = face_up_positions(table)
     lines = []
     for card in collection:
         position = face_up.get(card.kind, 0)
         where = f"{card.kind} is at position {position}" if position else f"no {card.kind} face up on the table"
-        lines.append(ScoreLine(seat, "hat collection", position, f"{card}: {where} (H8)"))
+        shows = (str(card), str(table[position - 1])) if position else (str(card),)
+        lines.append(ScoreLine(seat, "hat collection", position, f"{card}: {where} (H8)", shows=shows))
     if black_hats:
         lines.append(ScoreLine(seat, "black hats", black_hats, f"{black_hats} black hat(s), 1 point each (H8)"))
     return lines
@@ -78,7 +80,9 @@ def favorite_line(seat: int, favorite: Card, collection: Sequence[Card]) -> Scor
     values = [card.value for card in collection if card.kind == favorite.kind]
     points = sum(values) - favorite.value
     summed = " + ".join(map(str, values)) if values else f"no {favorite.kind} collected (0)"
-    return ScoreLine(seat, "favorite hat", points, f"favorite {favorite}: {summed} - {favorite.value} (H9)")
+    shows = (str(favorite), *(str(card) for card in collection if card.kind == favorite.kind))
+    explanation = f"favorite {favorite}: {summed} - {favorite.value} (H9)"
+    return ScoreLine(seat, "favorite hat", points, explanation, shows=shows)
 
 
 def distinct_types(collection: Sequence[Card], black_hats: int) -> int:
