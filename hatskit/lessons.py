@@ -47,7 +47,15 @@ from typing import Any
 
 from hatskit import Game, HatskitError, new_game
 from hatskit.bots import make_bot
-from hatskit.puzzles import PuzzleError, load_puzzles, quoted, read_position, read_sentence, read_text
+from hatskit.puzzles import (
+    PuzzleError,
+    load_puzzles,
+    quoted,
+    read_object,
+    read_position,
+    read_sentence,
+    read_text,
+)
 
 READER = "reader"  # the student's seat in a lesson's "seats"
 LESSON_FIELDS = ("id", "title", "deal", "position", "puzzle", "seats", "steps", "finish")
@@ -162,11 +170,7 @@ def load_lessons(path: str | Path) -> list[Lesson]:
 
 def _lesson(entry: Any, game_id: str, folder: Path, where: str) -> Lesson:
     """One lesson object, every field checked; its first step checked against its start."""
-    if not isinstance(entry, Mapping):
-        raise LessonError(f"{where}: must be a JSON object, not {quoted(entry)}")
-    unknown = sorted(set(entry) - set(LESSON_FIELDS))
-    if unknown:
-        raise LessonError(f"{where}: unknown field {unknown[0]!r} (allowed: {', '.join(LESSON_FIELDS)})")
+    read_object(entry, LESSON_FIELDS, where, LessonError)
     lesson_id = entry.get("id")
     if not isinstance(lesson_id, str) or not LESSON_ID.fullmatch(lesson_id):
         raise LessonError(f"{where}: 'id' must be small letters, digits and dashes, not {quoted(lesson_id)}")
@@ -252,11 +256,7 @@ def _steps(value: Any, where: str) -> tuple[Step, ...]:
 
 
 def _step(entry: Any, where: str) -> Step:
-    if not isinstance(entry, Mapping):
-        raise LessonError(f"{where}: must be a JSON object, not {quoted(entry)}")
-    unknown = sorted(set(entry) - set(STEP_FIELDS))
-    if unknown:
-        raise LessonError(f"{where}: unknown field {unknown[0]!r} (allowed: {', '.join(STEP_FIELDS)})")
+    read_object(entry, STEP_FIELDS, where, LessonError)
     moves = entry.get("moves")
     if not isinstance(moves, list) or not moves or not all(isinstance(move, str) and move for move in moves):
         raise LessonError(f"{where}: 'moves' must be a list of moves, not {quoted(moves)}")

@@ -21,7 +21,7 @@ field, and quoting the value, e.g. ``puzzles/hats.json, puzzle 3: 'answer' is
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -79,14 +79,10 @@ def read_puzzles(text: str, source: str = "the puzzle file") -> list[Puzzle]:
 
 def _puzzle(entry: Any, number: int, where: str) -> Puzzle:
     """One puzzle object, every field checked."""
-    if not isinstance(entry, Mapping):
-        raise PuzzleError(f"{where}: must be a JSON object, not {quoted(entry)}")
+    read_object(entry, REQUIRED + OPTIONAL, where)
     missing = [name for name in REQUIRED if name not in entry]
     if missing:
         raise PuzzleError(f"{where}: the field {missing[0]!r} is missing")
-    unknown = sorted(set(entry) - set(REQUIRED) - set(OPTIONAL))
-    if unknown:
-        raise PuzzleError(f"{where}: unknown field {unknown[0]!r} (allowed: {', '.join(REQUIRED + OPTIONAL)})")
     game = read_position(entry["position"], where)
     seat = _seat(entry.get("seat"), game, where)
     return Puzzle(
@@ -98,6 +94,15 @@ def _puzzle(entry: Any, number: int, where: str) -> Puzzle:
         seat=seat,
         choices=_choices(entry.get("choices", []), where),
     )
+
+
+def read_object(entry: Any, allowed: Sequence[str], where: str, error: type[PuzzleError] = PuzzleError) -> None:
+    """Check that ``entry`` is a JSON object whose fields are all ``allowed``, or raise ``error`` naming the first."""
+    if not isinstance(entry, Mapping):
+        raise error(f"{where}: must be a JSON object, not {quoted(entry)}")
+    unknown = sorted(set(entry) - set(allowed))
+    if unknown:
+        raise error(f"{where}: unknown field {unknown[0]!r} (allowed: {', '.join(allowed)})")
 
 
 def read_position(value: Any, where: str, error: type[PuzzleError] = PuzzleError) -> Game:
