@@ -80,6 +80,36 @@ def test_a_student_follows_the_guided_first_game_earns_a_star_and_finds_it_after
     expect(table.locator(".hk-guide")).to_contain_text("Step 1 of")
 
 
+# The words a student reads before the page's first control they can use: every visible text before it in the
+# page's order (the issue's count: Chromium at 1280x800, the text above the first enabled control).
+WORDS_BEFORE_FIRST_CONTROL = r"""() => {
+  const controls = "button:not(:disabled), input:not(:disabled), select:not(:disabled), textarea, a.hk-skip";
+  const first = [...document.querySelectorAll(controls)].find(
+    (c) => !c.classList.contains("hk-skip") && c.checkVisibility());
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  let words = 0;
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    if (!(first.compareDocumentPosition(node) & Node.DOCUMENT_POSITION_PRECEDING)) break;
+    const holder = node.parentElement;
+    if (!holder || holder.closest("script, style") || !holder.checkVisibility()) continue;
+    words += node.textContent.split(/\s+/).filter((word) => /\w/.test(word)).length;
+  }
+  return words;
+}"""
+
+
+@pytest.mark.parametrize("name", sorted(FIRST_CLICK))
+def test_a_game_page_asks_at_most_150_words_of_reading_before_its_first_control(
+    voila: str, page: Page, name: str
+) -> None:
+    page.set_viewport_size({"width": 1280, "height": 800})
+    page.goto(f"{voila}/voila/render/{name}.ipynb")
+    expect(page.locator(LESSON_TABLE).locator(".hk-guide")).to_contain_text("Step 1 of")
+    words = page.evaluate(WORDS_BEFORE_FIRST_CONTROL)
+    print(f"{name}: {words} words before the first control")
+    assert 0 < words <= 150, f"{name}: {words} words before the first control"
+
+
 def test_a_student_who_stops_mid_lesson_continues_there_after_a_reload(voila: str, page: Page) -> None:
     page.goto(f"{voila}/voila/render/hats.ipynb")
     table = page.locator(LESSON_TABLE)
