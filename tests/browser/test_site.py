@@ -213,3 +213,20 @@ def test_lab_opens_a_notebook_with_its_code_and_runs_it(local_page: Page, site_u
     local_page.keyboard.press("Control+Enter")
     expect(prompt).to_have_text("[2]:", timeout=BOOT_MS)
     expect(local_page.locator(f".jp-Notebook {ERROR_OUTPUT}")).to_have_count(0)
+
+
+def test_hats_lessons_on_the_static_site_remember_where_the_student_stopped(local_page: Page, site_url: str) -> None:
+    """The lessons' progress lives in the browser, so the static site (no server at all) keeps it too."""
+    from playwright.sync_api import expect
+
+    from tests.browser.test_lessons_in_browser import FIRST_CLICK, LESSON_TABLE, follow_one_step
+
+    open_app(local_page, f"{site_url}/voici/render/hats.html")
+    table = local_page.locator(LESSON_TABLE)
+    expect(table.locator(".hk-guide")).to_contain_text("Step 1 of", timeout=BOOT_MS)
+    follow_one_step(table, FIRST_CLICK["hats"])
+    expect(table.locator(".hk-guide")).to_contain_text("Step 2 of", timeout=CLICK_MS)
+    local_page.reload()
+    guide = local_page.locator(LESSON_TABLE).locator(".hk-guide")
+    expect(guide).to_contain_text("Welcome back", timeout=BOOT_MS)
+    expect(guide).to_contain_text("Step 2 of")
