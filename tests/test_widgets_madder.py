@@ -155,6 +155,21 @@ def test_a_premium_reads_as_on_its_card_and_one_of_two_identical_hats_is_picked_
     assert picked == [1] and table.selected == "Beret"
 
 
+def test_a_hat_played_is_put_down_and_its_twin_left_in_the_hand_is_not_picked() -> None:
+    table = table_at(with_hand(["Beret", "Beret", "Newsboy"]))
+    table.hand_buttons[0].click()
+    table.target_buttons[1].click()  # into Ben's inventory; the bots answer at once, and Ana still holds a Beret
+    assert "Beret" in hand(table) and table.selected is None
+    assert not [button for button in table.hand_buttons if "hk-selected" in button._dom_classes]
+
+
+def test_a_refused_move_keeps_the_hat_picked() -> None:
+    table = table_at(end_position(hands=[["Beret", "Beret", "Newsboy"], ["Trilby"], ["Boater"]]))
+    click_hat(table, "Beret")
+    table.target_buttons[1].click()  # at the end of the round only into your own inventory (M4)
+    assert table.selected == "Beret" and "hk-error" in table.message._dom_classes
+
+
 def test_hats_and_haberdashers_are_drawn_cards_whose_drawings_screen_readers_skip() -> None:
     faces = [button.face for button in shown(table_at(with_hand(["Beret", "Newsboy*", "Trilby"])).hand_buttons)]
     revealed = turn_position(

@@ -154,6 +154,15 @@ class MadderTable(TableFrame):
             return
         self.try_move(str(Play(self.selected, seat)))
 
+    def try_move(self, notation: str) -> bool:
+        """A move played puts the picked hat down (a twin left in the hand is not picked for the next turn); a
+        refused one keeps it picked."""
+        picked, self.selected = self.selected, None
+        if super().try_move(notation):
+            return True
+        self.selected = picked
+        return False
+
     def choose(self, index: int) -> None:
         """What choice button ``index`` stands for: a choice to play, a hat to choose first, or back to the hats."""
         action = self._choice_actions[index]

@@ -2,10 +2,11 @@
 
 Each game page opens on its lessons' table (widgets/lessons.py). The test reads
 nothing of the kernel: at every step it clicks what the table marks for the
-step (the card or piece to take first, then the marked place), waits for the
-instruction to move on, and at the end checks the star, the table's own
-controls coming back, and, after a reload, the star still there (the browser
-kept it) and "start again" forgetting it.
+step (the card or piece to take first, then the marked place; or the one
+marked button, such as a Premium ability's choice), waits for the instruction
+to move on, and at the end checks the star, the table's own controls coming
+back, and, after a reload, the star still there (the browser kept it) and
+"start again" forgetting it.
 """
 
 from __future__ import annotations
@@ -27,19 +28,25 @@ MARKED = ".hk-hint"  # what a guided step marks on the table: the move's card or
 # Per game page: the marked item a student takes first (a hand card, a piece); the other marks are where it goes.
 FIRST_CLICK = {
     "hats": f'button{MARKED}[title$=" in your hand"]',
+    "madder_than_a_hatter": f'button{MARKED}[title*=" in your hand"]',  # a Premium's title goes on after "hand"
 }
 STAR = "★ Your first game"
 GAME_IDS = {"hats": "hats", "sombrero": "sombrero", "hats_off": "hats-off", "madder_than_a_hatter": "madder"}
 
 
 def follow_one_step(table: Locator, first: str) -> None:
-    """Do what the instruction says, as the marks show it: the first item, then the marked place (if any)."""
+    """Do what the instruction says, as the marks show it: the first item, then the marked place (if any);
+    a step that marks no such item (a Premium's choice, "done") marks one button, clicked once."""
     guide = table.locator(".hk-guide")
     said = guide.inner_text()
-    table.locator(first).first.click()
-    place = table.locator(f"{MARKED}:not(.hk-selected)")
-    if place.count():
-        place.first.click()
+    item = table.locator(first)
+    if item.count():
+        item.first.click()
+        place = table.locator(f"{MARKED}:not(.hk-selected):not({first})")  # not a twin of the item either
+        if place.count():
+            place.first.click()
+    else:
+        table.locator(MARKED).first.click()
     expect(guide).not_to_have_text(said)
 
 
