@@ -36,12 +36,17 @@ GAME_IDS = {"hats": "hats", "sombrero": "sombrero", "hats_off": "hats-off", "mad
 
 def follow_one_step(table: Locator, first: str) -> None:
     """Do what the instruction says, as the marks show it: the first item, then the marked place (if any);
-    a step that marks no such item (a Premium's choice, "done") marks one button, clicked once."""
+    a step that marks no such item (a Premium's choice, "done") marks one button, clicked once.
+
+    Each click waits for the kernel's answer (the item picked up) before the next, as a student sees it: on the
+    static site a click takes a while to come back.
+    """
     guide = table.locator(".hk-guide")
     said = guide.inner_text()
     item = table.locator(first)
     if item.count():
         item.first.click()
+        expect(table.locator(f"{first}.hk-selected")).not_to_have_count(0)
         place = table.locator(f"{MARKED}:not(.hk-selected):not({first})")  # not a twin of the item either
         if place.count():
             place.first.click()
