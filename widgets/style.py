@@ -10,7 +10,8 @@ card: a ``hk-cardbtn`` button's face is the game renderer's card (``hk-card`` an
 piece, ``hk-hint`` the strong bot's suggestion, ``hk-changed`` a card the last
 moves changed (a corner star). Every mark changes the border *shape* or adds a
 sign as well as a colour, so none is told by colour alone.
-``hk-hidden`` hides a part (:func:`widgets.parts.show`).
+``hk-hidden`` hides a part (:func:`widgets.parts.show`). A fold (the set-up's
+*New game…*) is a ``<details>`` whose summary looks like a button.
 """
 
 from __future__ import annotations
@@ -51,6 +52,18 @@ WIDGET_CSS = """
 .hk-table .hk-changed::before { content: "✱"; position: absolute; top: 0; right: .15em; font-size: .7em;
   line-height: 1; color: #7a4fc2; }
 .hk-table .hk-setup { gap: 4px 10px; padding-bottom: 4px; border-bottom: 1px solid #ddd; }
+/* A fold (widgets/ui.py Fold) is <details>: its summary looks like a button, with a sign of open or closed. */
+.hk-fold > .hk-summary { list-style: none; width: max-content; max-width: 100%; }
+.hk-fold > .hk-summary::-webkit-details-marker { display: none; }
+.hk-fold > .hk-summary::before { content: "▸" / ""; display: inline-block; width: 1em; }
+.hk-fold[open] > .hk-summary::before { content: "▾" / ""; }
+.hk-fold-body { flex-direction: column; gap: 4px; margin: 4px 0 2px; padding: 4px 0 4px 8px;
+  border-left: 3px solid #ddd; }
+.hk-fold-body > .hk-hbox { align-items: center; gap: 2px 10px; }
+.hk-fold-body > .hk-hbox:empty { display: none; }
+.hk-fold-body > .hk-btn { align-self: flex-start; }
+.hk-fold-body .hk-field input[type=text] { width: 10em; }
+.hk-fold-body .hk-field input[type=number] { width: 5em; }
 .hk-table .hk-message details { display: inline-block; margin-left: .5em; }
 .hk-table .hk-rule { font-size: .8em; color: #555; text-decoration: underline dotted; cursor: help; }
 .hk-table .hk-panel .hk-lead { margin: 2px 0 4px; }
