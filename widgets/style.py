@@ -51,7 +51,8 @@ WIDGET_CSS = """
 .hk-table .hk-changed:not(.hk-cardbtn), .hk-table .hk-cardbtn.hk-changed > .hk-card { box-shadow: 0 0 0 3px #7a4fc2; }
 .hk-table .hk-changed::before { content: "✱"; position: absolute; top: 0; right: .15em; font-size: .7em;
   line-height: 1; color: #7a4fc2; }
-.hk-table .hk-setup { gap: 4px 10px; padding-bottom: 4px; border-bottom: 1px solid #ddd; }
+.hk-table .hk-top { align-items: flex-start; gap: 4px 10px; padding-bottom: 4px; border-bottom: 1px solid #ddd; }
+.hk-table .hk-top > .hk-fold { flex: 1 1 auto; }
 /* A fold (widgets/ui.py Fold) is <details>: its summary looks like a button, with a sign of open or closed. */
 .hk-fold > .hk-summary { list-style: none; width: max-content; max-width: 100%; }
 .hk-fold > .hk-summary::-webkit-details-marker { display: none; }
