@@ -11,7 +11,8 @@ piece, ``hk-hint`` the strong bot's suggestion, ``hk-changed`` a card the last
 moves changed (a corner star). Every mark changes the border *shape* or adds a
 sign as well as a colour, so none is told by colour alone.
 ``hk-hidden`` hides a part (:func:`widgets.parts.show`). A fold (the set-up's
-*New game…*) is a ``<details>`` whose summary looks like a button.
+*New game…*) is a ``<details>`` whose summary looks like a button. On a narrow
+table (:func:`narrow`, a phone) every control is at least 44 px on its short side.
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from hatskit.drawing import CSS
 from widgets import ui
 
 WIDGET_CSS = """
-.hk-table { font-family: system-ui, sans-serif; gap: 4px; }
+.hk-table { font-family: system-ui, sans-serif; gap: 4px; container: hk-table / inline-size; }
 .hk-hidden { display: none !important; }
 .hk-table .hk-btn.hk-legal { border: 3px dashed #1b7a2e; background: #eefbe9; }
 .hk-table .hk-btn.hk-selected { border: 4px double #b8860b; background: #fff1b8; }
@@ -107,7 +108,35 @@ WIDGET_CSS = """
 .hk-table .hk-slider { min-width: 12em; }
 """
 
+NARROW_PX = 600  # a table narrower than this is on a phone (or in a narrow notebook panel)
+
+
+def narrow(css: str) -> str:
+    """``css`` for a narrow table only (a phone): the one breakpoint every sheet shares.
+
+    A container query on the table, not a media query on the window: a table in a narrow JupyterLab panel is
+    laid out as on a phone, and a wide one stays compact.
+    """
+    return f"@container hk-table (max-width: {NARROW_PX}px) {{\n{css}}}\n"
+
+
+# On a phone every control is at least 44 px on its short side (a finger, WCAG 2.5.5), a tick box's whole line
+# takes the tap, and the set-up panel lists one choice a line, its name beside a box as wide as the screen.
+PHONE_CSS = narrow("""
+.hk-table :is(button, select, summary, input:not([type=checkbox], [type=radio])) { min-width: 44px; min-height: 44px; }
+.hk-table :is(.hk-btn, .hk-summary) { height: auto; line-height: 1.25; }
+.hk-table summary { box-sizing: border-box; padding-block: 12px; }
+.hk-table .hk-summary { display: inline-flex; align-items: center; padding-block: 0; }
+.hk-table .hk-check { min-height: 44px; }
+.hk-table .hk-check input { width: 22px; height: 22px; margin: 0; }
+.hk-fold-body > .hk-hbox { flex-direction: column; align-items: stretch; }
+.hk-fold-body .hk-field { margin: 0; }
+.hk-fold-body .hk-fieldname { flex: 0 0 7.5em; }
+.hk-fold-body .hk-field > :is(input:not([type=checkbox]), select) { flex: 1 1 0; width: auto; }
+.hk-fold-body > .hk-btn { align-self: stretch; width: auto; }
+""")
+
 
 def view_css(parts: Sequence[type[ui.Custom]]) -> str:
     """The style sheet of a view: hatskit's drawings, the parts and the custom parts' own."""
-    return "\n".join([CSS, WIDGET_CSS, *(part.css_text for part in parts)])
+    return "\n".join([CSS, WIDGET_CSS, PHONE_CSS, *(part.css_text for part in parts)])
