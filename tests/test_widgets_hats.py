@@ -428,6 +428,19 @@ def test_the_set_up_row_shows_the_deal_players_seats_and_options() -> None:
     assert all(box.tooltip for box in [setup.new_game_button, setup.seed_box, setup.players_box, *setup.seat_boxes])
 
 
+def test_the_set_up_is_folded_under_new_game_stays_open_when_refused_and_folds_once_a_game_starts() -> None:
+    table = new_table()
+    setup = table.setup
+    assert (setup.summary, setup.open, setup.primary) == ("New game…", False, False)
+    press(table, setup, value=True)  # the reader opens it
+    setup.seed_box.value = "forty"
+    setup.new_game_button.click()
+    assert setup.open and "No new game: the deal number must be a whole number" in text(table.message)
+    setup.seed_box.value = "4711"
+    setup.new_game_button.click()
+    assert not setup.open and table.game.head["seed"] == 4711
+
+
 def test_a_typed_deal_number_deals_that_deal_on_every_screen() -> None:
     tables = [new_table(seed=seed) for seed in (1, 2)]
     for table in tables:
@@ -558,6 +571,7 @@ def test_after_the_end_the_cards_are_off_and_the_seats_show_their_final_collecti
     buttons = [*table.position_buttons, *table.hand_buttons, table.black_hat_button, table.optional_button]
     assert all(button.disabled for button in buttons) and table.hint_button.disabled
     assert not table.undo_button.disabled and not table.setup.new_game_button.disabled
+    assert table.setup.primary, "New game… stands out as the next thing to press"
     for seat, row in enumerate(table.seat_rows):
         assert "final collection:" in text(row) and "hidden card" not in row.value
         assert all(f'title="{card}' in row.value for card in view["collections"][seat])

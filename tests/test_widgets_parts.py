@@ -75,6 +75,21 @@ def test_the_page_gets_a_tooltip_text_and_classes_for_each_button() -> None:
     assert "ask the strong bot" in shown_strings(view)
 
 
+def test_a_fold_sends_its_summary_and_state_and_takes_only_open_or_closed_from_the_page() -> None:
+    fold = ui.Fold([named_button("Start", "start a new game", lambda: None)], summary="New game…")
+    view = View([fold])
+    (node,) = page_tree(view)["kids"]
+    assert (node["t"], node["summary"], node["open"], node["primary"]) == ("fold", "New game…", False, False)
+    assert [kid["text"] for kid in node["kids"]] == ["Start"]
+    press(view, fold, value=True)  # the reader opened it: a redraw keeps it open
+    assert fold.open and page_tree(view)["kids"][0]["open"]
+    for wrong in (1, "no", None):
+        press(view, fold, value=wrong)
+    assert fold.open
+    press(view, fold, value=False)
+    assert not fold.open
+
+
 def test_show_hides_by_class_and_the_style_sheet_hides_that_class() -> None:
     first, second = named_button("a", "a", lambda: None), named_button("b", "b", lambda: None)
     show(first, False)

@@ -1,8 +1,8 @@
 """The frame every game's table view shares: set-up, history, seats, bots, messages and scores.
 
 A view is a :class:`TableFrame` subclass that draws one game's table. The
-frame owns what is the same for every game: a set-up row (new game, deal
-number, players, who sits where, rule options), a status line (who may act),
+frame owns what is the same for every game: a set-up panel folded under *New
+game…* (deal number, players, who sits where, rule options), a status line (who may act),
 a message line (the narration of the last moves with their rule ids, or why a
 move is not allowed), step-through controls with a slider over the history,
 undo, a hint from the strong bot, the score panel and the bots at the table.
@@ -548,14 +548,15 @@ class TableFrame(View):
         self.table_area = column(self.build_table())
         self.table_area.add_class("hk-area")
         self.guard = SeatGuard(self)
-        self.setup.children += (self.guard.reveal_box,)
+        top = row([self.setup, self.guard.reveal_box])  # the teacher's toggle beside New game…, never folded away
+        top.add_class("hk-top")
         side = column([self.move_list, self.score_panel])
         side.add_class("hk-side")
         play = row([self.table_area, side])  # side by side on a wide screen, one above the other on a phone
         play.add_class("hk-play")
         controls, share = self._build_controls(), self._build_share()
-        self.children = [self.setup, self.status, self.guard, play, self.message, controls, share]
-        self.free_play_parts = (self.setup, controls, share)  # what a lesson hides until it is done
+        self.children = [top, self.status, self.guard, play, self.message, controls, share]
+        self.free_play_parts = (top, controls, share)  # what a lesson hides until it is done
         self.add_class("hk")
         self.add_class("hk-table")
 
@@ -624,7 +625,7 @@ class TableFrame(View):
         self.forward_button.disabled = self.last_button.disabled = at_end
         self.undo_button.disabled = self._last_decision_before(self.shown_ply) is None
         self.hint_button.disabled = not self.decides()
-        self.setup.new_game_button.button_style = "primary" if self.game.is_over else ""
+        self.setup.primary = self.game.is_over  # at the end, New game… is the next thing to press
         self._sync_line_button()
 
     def _sync_line_button(self) -> None:

@@ -1,13 +1,16 @@
-"""The set-up row every table shares: new game, deal number, players, who sits where, rule options.
+"""The set-up panel every table shares: deal number, players, who sits where, rule options, and *Start*.
 
     >>> row = SetupRow("hats", player_counts=(2, 3, 4), shuffled=True, start=table.start, refuse=print)
 
-Nothing changes until *new game* is pressed; then the row builds the game
-from its choices and hands it to ``start``, or hands ``refuse`` the sentence
-that says which choice the game would not take. The deal number is the game's
-seed: the same number deals the same cards on every screen, so a teacher can
-give a whole class one deal. Pressed without typing a number, *new game*
-deals a fresh one.
+The choices are folded into one *New game…* button (a :class:`widgets.ui.Fold`):
+a table shows the game, not a form, and on a phone a row of choice boxes would
+push the cards below the screen. Opening it shows the choices and *Start*.
+Nothing changes until *Start* is pressed; then the panel builds the game from
+its choices and hands it to ``start`` (the panel folds again once the game is
+shown), or hands ``refuse`` the sentence that says which choice the game would
+not take (the panel stays open). The deal number is the game's seed: the same
+number deals the same cards on every screen, so a teacher can give a whole
+class one deal. Pressed without typing a number, *Start* deals a fresh one.
 
 The rule options are not written per game: one control per field of the
 game's options dataclass (:attr:`hatskit.core.GameSpec.options_type`), chosen
@@ -36,8 +39,8 @@ NEW_SEAT = "greedy"  # who sits in a seat that a larger table adds
 _WHOLE = re.compile(r"[0-9]{1,30}")
 
 
-class SetupRow(ui.HBox):
-    """The choices for the next game and the button that starts it; see the module docstring."""
+class SetupRow(ui.Fold):
+    """The choices for the next game and *Start*, folded under *New game…*; see the module docstring."""
 
     def __init__(
         self,
@@ -51,19 +54,10 @@ class SetupRow(ui.HBox):
         self.start, self.refuse = start, refuse
         self.seed_typed = False  # the reader typed a deal number since the game started
         self._showing = False  # values being set from the game, not by the reader
-        self.new_game_button = named_button("new game", NEW_GAME_TIP, self.new_game, width=None)
-        self.seed_box = ui.Text(
-            description="deal number",
-            tooltip=SEED_TIP,
-            css="width: 13em",
-        )
+        self.new_game_button = named_button("Start", NEW_GAME_TIP, self.new_game, width=None, primary=True)
+        self.seed_box = ui.Text(description="deal number", tooltip=SEED_TIP)
         show(self.seed_box, shuffled)
-        self.players_box = ui.Dropdown(
-            options=list(player_counts),
-            description="players",
-            tooltip=PLAYERS_TIP,
-            css="width: 8.5em",
-        )
+        self.players_box = ui.Dropdown(options=list(player_counts), description="players", tooltip=PLAYERS_TIP)
         show(self.players_box, len(player_counts) > 1)
         self.seat_choices = seat_choices(game_id)
         self.bots_named: str | None = None  # one name for every bot (Hats Off!'s "bots react like"): see name_bots
@@ -74,12 +68,13 @@ class SetupRow(ui.HBox):
         self.option_players = option_player_counts(type(self.option_defaults))
         self.seed_box.observe(self._seed_typed, names="value")
         self.players_box.observe(self._players_changed, names="value")
-        boxes = [self.new_game_button, self.seed_box, self.players_box, *self.seat_boxes, *self.option_boxes.values()]
-        super().__init__(boxes, css="flex-flow: row wrap; align-items: center")
+        rows = [[self.seed_box, self.players_box], self.seat_boxes, list(self.option_boxes.values())]
+        super().__init__([*map(ui.HBox, rows), self.new_game_button], summary="New game…", tooltip=SETUP_TIP)
         self.add_class("hk-setup")
 
     def show(self, game: Game, seats: Sequence[str]) -> None:
-        """Show the choices that made ``game``: its deal number, player count, seats and options."""
+        """Show the choices that made ``game``: its deal number, player count, seats and options (folded away)."""
+        self.open = False
         self._showing = True
         try:
             seed = game.head.get("seed")
@@ -97,12 +92,12 @@ class SetupRow(ui.HBox):
         self.seed_typed = False
 
     def chosen(self) -> tuple[Game, tuple[str, ...]]:
-        """The game and seats the row's choices make; a ValueError or HatskitError says what is wrong."""
+        """The game and seats the panel's choices make; a ValueError or HatskitError says what is wrong."""
         players = self.players_box.value
         options = {
             name: option_value(box.value, getattr(self.option_defaults, name))
             for name, box in self.option_boxes.items()
-        } | self.kept_options  # the options the row does not show stay as the game had them
+        } | self.kept_options  # the options the panel does not show stay as the game had them
         game = hatskit.new_game(self.game_id, players=players, seed=self._chosen_seed(), **options)
         seats = tuple(box.value for box in self.seat_boxes[:players])
         return game, check_seats(seats, players)
@@ -126,12 +121,7 @@ class SetupRow(ui.HBox):
         return number
 
     def _seat_box(self) -> ui.Dropdown:
-        return ui.Dropdown(
-            options=self.seat_choices,
-            value=NEW_SEAT,
-            tooltip="who sits in this seat: a reader or a bot",
-            css="width: 14em",
-        )
+        return ui.Dropdown(options=self.seat_choices, value=NEW_SEAT, tooltip=SEAT_TIP)
 
     def name_bots(self, name: str | None) -> None:
         """Call every bot ``name`` ("child": every bot reacts like a child), or by its kind again (None).
@@ -162,7 +152,7 @@ class SetupRow(ui.HBox):
                 box.value = kinds[index]
 
     def _players_changed(self, change: dict[str, Any]) -> None:
-        """Show one seat box per player of the new count (new seats get a bot); the game starts on *new game*."""
+        """Show one seat box per player of the new count (new seats get a bot); the game starts on *Start*."""
         if self._showing:
             return
         names = hatskit.new_game(self.game_id, players=change["new"], seed=0).seat_names
@@ -181,9 +171,11 @@ class SetupRow(ui.HBox):
             self.seed_typed = True
 
 
-NEW_GAME_TIP = "new game: start again with the choices in this row (a fresh deal unless you typed a deal number)"
-SEED_TIP = "deal number: the same number deals the same cards on every screen; type one, then press new game"
-PLAYERS_TIP = "players: how many sit at the table (four play as two teams); press new game to start"
+SETUP_TIP = "new game: choose the deal number, the players, who sits where and the options, then press Start"
+NEW_GAME_TIP = "start a new game with these choices (a fresh deal unless you typed a deal number)"
+SEED_TIP = "deal number: the same number deals the same cards on every screen; type one, then press Start"
+PLAYERS_TIP = "players: how many sit at the table (four play as two teams); press Start to begin"
+SEAT_TIP = "who sits in this seat: a reader or a bot"
 
 
 def whole_number(text: str) -> int | None:
@@ -222,7 +214,7 @@ def check_seats(seats: Sequence[str], players: int) -> tuple[str, ...]:
 def option_controls(options_type: type) -> dict[str, ui.Field]:
     """One control per rule option, chosen by the type of the option's default value.
 
-    An option whose field metadata says ``"teacher"`` (Madder's card file) is left out of the row: a
+    An option whose field metadata says ``"teacher"`` (Madder's card file) is left out of the panel: a
     student never needs it, and a teacher gives it in code or in the page's link.
     """
     defaults = options_type()
@@ -248,7 +240,7 @@ def _control(name: str, default: Any, tip: str) -> ui.Field:
         return ui.IntText(value=default, description=label, tooltip=tip)
     if isinstance(default, tuple | list):
         tip = f"{tip} (names separated by spaces)"
-    return ui.Text(value=control_value(default), description=label, tooltip=tip, css="width: 12em")
+    return ui.Text(value=control_value(default), description=label, tooltip=tip)
 
 
 def control_value(value: Any) -> Any:

@@ -35,6 +35,7 @@ from hatskit.games.sombrero.render import draw_counts, piece_svg
 from widgets import ui
 from widgets.frame import TableFrame
 from widgets.parts import html_line, named_button, set_face
+from widgets.style import narrow
 
 SEATS = (WHITE, BLACK)
 GLYPHS = {(WHITE, True): "△", (WHITE, False): "○", (BLACK, True): "▲", (BLACK, False): "●"}
@@ -51,8 +52,8 @@ PIECE_CLASSES = tuple(piece_class(seat, hatted) for seat in SEATS for hatted in 
 SQUARE_CLASSES = (*PIECE_CLASSES, *MARKS)
 SQUARE = ".hk-table .hk-sb-grid .hk-btn.hk-sq"  # beats the shared sheet's `background` on marks
 BOARD_CSS = f"""
-.hk-sb-grid {{ width: max-content; margin: 4px 0; }}
-.hk-sb-grid .hk-sb-label {{ margin: 0; height: auto; justify-content: center; align-items: center;
+.hk-sb-grid {{ width: max-content; margin: 4px 0; grid-template-columns: 1.6em repeat(8, auto); }}
+.hk-sb-grid .hk-sb-label {{ display: flex; margin: 0; height: auto; justify-content: center; align-items: center;
   color: #555; font-size: .85em; font-weight: 600; }}
 .hk-sb-grid .hk-sq {{ position: relative; width: 2.9em; height: 2.9em; margin: 0; padding: 0;
   border: 2px solid transparent; border-radius: 0; color: transparent; }}
@@ -75,7 +76,7 @@ BOARD_CSS = f"""
 .hk-table .hk-sb-legend {{ color: #555; font-size: .85em; }}
 @media (min-width: 720px) {{ .hk-sb-grid .hk-sq {{ width: 3.8em; height: 3.8em; }}
   {SQUARE} {{ background-size: 3.2em 3.2em; }} }}
-"""
+""" + narrow(".hk-sb-grid { grid-template-columns: 1em repeat(8, auto); }\n")  # eight 44 px squares on a phone
 LEGEND = (
     "Marks: • a square the piece you picked up can step to · ◥ a hatless friend it can pass its hat to (S2) · "
     "double border: the piece picked up · ◤ a square the moves just played went from or to · "
@@ -117,7 +118,7 @@ class SombreroTable(TableFrame):
     def build_table(self) -> list[ui.Part]:
         self.squares = {square_name(square): self._square_button(square) for square in range(64)}
         self.turn_line = html_line("hk-sb-turn")
-        grid = ui.GridBox(self._grid_cells(), css="grid-template-columns: 1.6em repeat(8, auto)")
+        grid = ui.GridBox(self._grid_cells())
         grid.add_class("hk-sb-grid")
         return [html_line("", board_style()), self.turn_line, grid, html_line("hk-sb-legend", escape(LEGEND))]
 

@@ -10,7 +10,9 @@ card: a ``hk-cardbtn`` button's face is the game renderer's card (``hk-card`` an
 piece, ``hk-hint`` the strong bot's suggestion, ``hk-changed`` a card the last
 moves changed (a corner star). Every mark changes the border *shape* or adds a
 sign as well as a colour, so none is told by colour alone.
-``hk-hidden`` hides a part (:func:`widgets.parts.show`).
+``hk-hidden`` hides a part (:func:`widgets.parts.show`). A fold (the set-up's
+*New game…*) is a ``<details>`` whose summary looks like a button. On a narrow
+table (:func:`narrow`, a phone) every control is at least 44 px on its short side.
 """
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ from hatskit.drawing import CSS
 from widgets import ui
 
 WIDGET_CSS = """
-.hk-table { font-family: system-ui, sans-serif; gap: 4px; }
+.hk-table { font-family: system-ui, sans-serif; gap: 4px; container: hk-table / inline-size; }
 .hk-hidden { display: none !important; }
 .hk-table .hk-btn.hk-legal { border: 3px dashed #1b7a2e; background: #eefbe9; color: #1a1a1a; }
 .hk-table .hk-btn.hk-selected { border: 4px double #b8860b; background: #fff1b8; color: #1a1a1a; }
@@ -53,7 +55,20 @@ WIDGET_CSS = """
 .hk-table .hk-changed:not(.hk-cardbtn), .hk-table .hk-cardbtn.hk-changed > .hk-card { box-shadow: 0 0 0 3px #7a4fc2; }
 .hk-table .hk-changed::before { content: "✱"; position: absolute; top: 0; right: .15em; font-size: .7em;
   line-height: 1; color: #7a4fc2; }
-.hk-table .hk-setup { gap: 4px 10px; padding-bottom: 4px; border-bottom: 1px solid #ddd; }
+.hk-table .hk-top { align-items: flex-start; gap: 4px 10px; padding-bottom: 4px; border-bottom: 1px solid #ddd; }
+.hk-table .hk-top > .hk-fold { flex: 1 1 auto; }
+/* A fold (widgets/ui.py Fold) is <details>: its summary looks like a button, with a sign of open or closed. */
+.hk-fold > .hk-summary { list-style: none; width: max-content; max-width: 100%; }
+.hk-fold > .hk-summary::-webkit-details-marker { display: none; }
+.hk-fold > .hk-summary::before { content: "▸" / ""; display: inline-block; width: 1em; }
+.hk-fold[open] > .hk-summary::before { content: "▾" / ""; }
+.hk-fold-body { flex-direction: column; gap: 4px; margin: 4px 0 2px; padding: 4px 0 4px 8px;
+  border-left: 3px solid #ddd; }
+.hk-fold-body > .hk-hbox { align-items: center; gap: 2px 10px; }
+.hk-fold-body > .hk-hbox:empty { display: none; }
+.hk-fold-body > .hk-btn { align-self: flex-start; }
+.hk-fold-body .hk-field input[type=text] { width: 10em; }
+.hk-fold-body .hk-field input[type=number] { width: 5em; }
 .hk-table .hk-message details { display: inline-block; margin-left: .5em; }
 .hk-table .hk-rule { font-size: .8em; color: #555; text-decoration: underline dotted; cursor: help; }
 .hk-table .hk-panel .hk-lead { margin: 2px 0 4px; }
@@ -108,7 +123,35 @@ body[data-jp-theme-light="false"] .hk-table .hk-guide .hk-guide-done { color: #8
 body[data-jp-theme-light="false"] .hk-table .hk-guide .hk-guide-star { color: #ffd27a; }
 """
 
+NARROW_PX = 600  # a table narrower than this is on a phone (or in a narrow notebook panel)
+
+
+def narrow(css: str) -> str:
+    """``css`` for a narrow table only (a phone): the one breakpoint every sheet shares.
+
+    A container query on the table, not a media query on the window: a table in a narrow JupyterLab panel is
+    laid out as on a phone, and a wide one stays compact.
+    """
+    return f"@container hk-table (max-width: {NARROW_PX}px) {{\n{css}}}\n"
+
+
+# On a phone every control is at least 44 px on its short side (a finger, WCAG 2.5.5), a tick box's whole line
+# takes the tap, and the set-up panel lists one choice a line, its name beside a box as wide as the screen.
+PHONE_CSS = narrow("""
+.hk-table :is(button, select, summary, input:not([type=checkbox], [type=radio])) { min-width: 44px; min-height: 44px; }
+.hk-table :is(.hk-btn, .hk-summary) { height: auto; line-height: 1.25; }
+.hk-table summary { box-sizing: border-box; padding-block: 12px; }
+.hk-table .hk-summary { display: inline-flex; align-items: center; padding-block: 0; }
+.hk-table .hk-check { min-height: 44px; }
+.hk-table .hk-check input { width: 22px; height: 22px; margin: 0; }
+.hk-fold-body > .hk-hbox { flex-direction: column; align-items: stretch; }
+.hk-fold-body .hk-field { margin: 0; }
+.hk-fold-body .hk-fieldname { flex: 0 0 7.5em; }
+.hk-fold-body .hk-field > :is(input:not([type=checkbox]), select) { flex: 1 1 0; width: auto; }
+.hk-fold-body > .hk-btn { align-self: stretch; width: auto; }
+""")
+
 
 def view_css(parts: Sequence[type[ui.Custom]]) -> str:
     """The style sheet of a view: hatskit's drawings, the parts and the custom parts' own."""
-    return "\n".join([CSS, WIDGET_CSS, *(part.css_text for part in parts)])
+    return "\n".join([CSS, WIDGET_CSS, PHONE_CSS, *(part.css_text for part in parts)])

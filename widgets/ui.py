@@ -4,7 +4,7 @@
     >>> surface.children = [Button(description="hint", tooltip="ask the strong bot"), HTML(value="<b>Ana</b> to move")]
 
 A game's table (or an exercise) is a tree of small parts in the kernel: boxes,
-buttons, lines of HTML, text, number and choice boxes, a slider, and the few
+folds, buttons, lines of HTML, text, number and choice boxes, a slider, and the few
 parts with front-end code of their own (the Hats Off! race pad, the clipboard).
 They are plain traitlets objects, not widget models. The page gets the whole
 tree once, as one synced value of one anywidget, :class:`Surface`, and then
@@ -126,6 +126,28 @@ class HBox(Box):
 
 class GridBox(Box):
     kind = "grid"
+
+
+class Fold(Box):
+    """Parts folded away under one line that says what they hold (``summary``): opened by the reader or the kernel.
+
+    The page draws it as ``<details>``: its summary opens and closes it by click, Enter or Space and says
+    whether it is open (``aria-expanded``), so a row of settings takes one button's room until it is wanted.
+    The page tells the kernel when the reader opens or closes it (``{id, value}``), so a redraw leaves it as
+    the reader left it; ``primary`` makes the summary stand out as the next thing to press.
+    """
+
+    kind = "fold"
+    summary = traitlets.Unicode("")
+    open = traitlets.Bool(False)
+    primary = traitlets.Bool(False)
+
+    def props(self) -> dict[str, Any]:
+        return {"summary": self.summary, "open": self.open, "primary": self.primary}
+
+    def receive(self, content: dict[str, Any]) -> None:
+        if isinstance(content.get("value"), bool):
+            self.open = content["value"]
 
 
 class HTML(Part):

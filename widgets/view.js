@@ -5,7 +5,8 @@
 // message naming the part: {id, do: "click"}, {id, value}, or {id, msg} for a part with code of its own.
 // The rules every view shares live here once: a card or square is named by its tooltip and says when it is
 // picked up (aria-pressed); the message line is a live region; the move list scrolls to the current move; the
-// Sombrero board is one tab stop with the arrow keys inside; the page's first table gets a skip link.
+// Sombrero board is one tab stop with the arrow keys inside; a fold's summary says whether it is open
+// (aria-expanded); the page's first table gets a skip link.
 // Parts with front-end code of their own (the race pad, the clipboard) are added to PARTS below this file
 // (widgets/ui.py, module_text): each is an anywidget-style render({ model, el }) on the part's own traits.
 
@@ -15,6 +16,7 @@ const BASE = {
   hbox: "hk-box hk-hbox",
   vbox: "hk-box hk-vbox",
   grid: "hk-box hk-grid",
+  fold: "hk-fold",
   html: "hk-html",
   button: "jupyter-widgets jupyter-button widget-button hk-btn",
   toggle: "jupyter-widgets jupyter-button widget-button hk-btn hk-toggle",
@@ -45,6 +47,28 @@ function field(input) {
   return label;
 }
 
+// A fold is <details>: its <summary> (a button's look) opens it by click, Enter or Space, and its parts go in
+// a box below it. The reader's opening or closing is told to the kernel, which sends each value back: those
+// echoes are not drawn (a reader who opens, closes and opens again quickly is not shut out by the first two),
+// while the kernel's own change (Start folds the set-up) is.
+function fold(item, id, send) {
+  item.shown = false; // open or closed as last drawn or last told to the kernel
+  item.echoes = []; // what the reader told the kernel, its answers still to come
+  item.el = document.createElement("details");
+  item.summary = document.createElement("summary");
+  item.summary.className = "jupyter-widgets jupyter-button widget-button hk-btn hk-summary";
+  item.box = document.createElement("div");
+  item.box.className = "hk-box hk-fold-body";
+  item.el.append(item.summary, item.box);
+  item.el.addEventListener("toggle", () => {
+    attr(item.summary, "aria-expanded", String(item.el.open));
+    if (item.el.open === item.shown) return; // the kernel's change, drawn
+    item.shown = item.el.open;
+    item.echoes.push(item.shown);
+    send(id, { value: item.shown });
+  });
+}
+
 function make(node, send) {
   const item = { t: node.t, node: {} };
   const id = node.id;
@@ -57,6 +81,8 @@ function make(node, send) {
     item.el.addEventListener("click", () => {
       if (!item.node.off) send(id, { do: "click" });
     });
+  } else if (node.t === "fold") {
+    fold(item, id, send);
   } else if (node.t === "select") {
     item.input = document.createElement("select");
     item.el = field(item.input);
@@ -101,6 +127,17 @@ function update(item, node) {
   if (old.css !== node.css) item.el.style.cssText = node.css || "";
   const input = item.input;
   if (node.t === "html" && old.html !== node.html) item.el.innerHTML = node.html;
+  if (node.t === "fold") {
+    if (old.summary !== node.summary) item.summary.textContent = node.summary;
+    if (old.open !== node.open && item.echoes[0] === node.open) {
+      item.echoes.shift(); // the kernel repeats what the reader did
+    } else if (old.open !== node.open) {
+      [item.echoes, item.shown] = [[], Boolean(node.open)];
+      prop(item.el, "open", item.shown);
+    }
+    attr(item.summary, "aria-expanded", String(item.el.open));
+    item.summary.classList.toggle("mod-primary", Boolean(node.primary));
+  }
   if (node.t === "button" || node.t === "toggle") {
     if (old.text !== node.text || old.face !== node.face) {
       if (node.face) item.el.innerHTML = node.face;
@@ -435,8 +472,9 @@ function render({ model, el }) {
     update(item, node);
     if (node.kids) {
       const kids = node.kids.map((kid) => place(kid, seen));
-      const now = item.el.children;
-      if (now.length !== kids.length || kids.some((kid, index) => now[index] !== kid)) item.el.replaceChildren(...kids);
+      const box = item.box || item.el; // a fold's parts go below its summary
+      const now = box.children;
+      if (now.length !== kids.length || kids.some((kid, index) => now[index] !== kid)) box.replaceChildren(...kids);
       if (node.c.includes("hk-sb-grid")) rove(item.el);
     }
     return item.el;

@@ -13,7 +13,6 @@ stands still for a reader whose system asks for less motion.
 
 from __future__ import annotations
 
-import os
 import re
 from collections.abc import Callable
 from pathlib import Path
@@ -21,68 +20,13 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 
+from tests.browser.conftest import PHONE, PHONE_PROBLEMS, WIDE, open_page, serious_violations, snap
 from tests.conftest import NOTEBOOKS
 
 if TYPE_CHECKING:
     from playwright.sync_api import Locator, Page
 
-SERIOUS = ("serious", "critical")
-PHONE = {"width": 390, "height": 844}
-WIDE = {"width": 1280, "height": 1000}
 Evaluated = Callable[["Locator", str, Any], None]
-
-# What a phone-width page must not do, as a list of sentences (empty when all is well): be wider than
-# the screen, cut a visible button's label, squeeze a slider, or draw two cards of one row over each other.
-PHONE_PROBLEMS = """(root) => {
-  const problems = [];
-  const shown = (e) => e.getClientRects().length > 0 && getComputedStyle(e).visibility !== "hidden";
-  if (root.scrollWidth > window.innerWidth) problems.push(`page ${root.scrollWidth} px wide`);
-  for (const b of document.querySelectorAll(".hk-table button")) {
-    if (shown(b) && b.scrollWidth > b.clientWidth + 1) problems.push(`label cut: ${b.textContent}`);
-  }
-  for (const s of document.querySelectorAll(".hk-table .hk-slider input[type=range]")) {
-    if (shown(s) && s.getBoundingClientRect().width < 100) problems.push("slider under 100 px");
-  }
-  const cards = [...document.querySelectorAll(".hk-table .hk-card")].filter(shown)
-    .map((c) => c.getBoundingClientRect());
-  for (let i = 0; i < cards.length; i++) for (let j = i + 1; j < cards.length; j++) {
-    const [a, b] = [cards[i], cards[j]];
-    const overlap = Math.min(a.right, b.right) - Math.max(a.left, b.left) > 2
-      && Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top) > 2;
-    if (overlap) problems.push(`cards overlap at ${Math.round(a.left)},${Math.round(a.top)}`);
-  }
-  return problems.slice(0, 5);
-}"""
-
-
-def open_page(page: Page, url: str) -> None:
-    """Open a page and wait until it is drawn: a game page's play table with its live message line."""
-    from playwright.sync_api import expect
-
-    page.goto(url)
-    if page.locator(".hk-table").count() or "index" not in url:
-        table = page.locator(".hk-table.hk-main")
-        expect(table.locator(".hk-message")).to_have_attribute("aria-live", "polite")
-        expect(table.locator(".hk-card, .hk-sq").first).to_be_visible()
-    else:
-        expect(page.locator("h1").first).to_be_visible()
-
-
-def serious_violations(page: Page) -> list[tuple[str, str, list[Any]]]:
-    """axe-core's serious and critical findings on the page: rule, impact and the first few elements."""
-    from axe_playwright_python.sync_playwright import Axe
-
-    violations = Axe().run(page).response["violations"]
-    return [(v["id"], v["impact"], [n["target"] for n in v["nodes"][:3]]) for v in violations if v["impact"] in SERIOUS]
-
-
-def snap(page: Page, name: str) -> None:
-    """Save a screenshot of the play table (the page where there is none) where HATSKIT_SCREENSHOTS asks."""
-    directory = os.environ.get("HATSKIT_SCREENSHOTS")
-    if directory:
-        path = str(Path(directory) / f"{name}.png")
-        table = page.locator(".hk-table.hk-main")
-        (table if table.count() else page).screenshot(path=path)
 
 
 @pytest.mark.parametrize("notebook", NOTEBOOKS, ids=lambda notebook: notebook.stem)

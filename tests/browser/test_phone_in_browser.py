@@ -1,0 +1,91 @@
+"""Every game's table on a phone (issue 29): controls a finger can press, nothing to scroll sideways, set-up folded.
+
+One served app (the session's `voila` fixture). Each game page is opened at 390 x 844, light and dark: every
+visible control of its tables (buttons, cards and squares, choice and text boxes, the slider, a tick box with
+its line, a fold's summary) is at least 44 px on its short side, with the *New game…* panel folded and open,
+and nothing on the page scrolls sideways (test_every_reader.py's phone checks); at 1280 px nothing scrolls
+sideways either, and axe-core passes the open panel. The panel opens and closes from the keyboard and says so
+(``aria-expanded``), and *Start* folds it again.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+import pytest
+
+from tests.browser.conftest import PHONE, PHONE_PROBLEMS, SIDEWAYS, WIDE, open_page, serious_violations
+from tests.conftest import GAME_NOTEBOOKS
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Locator, Page
+
+Evaluated = Callable[["Locator", str, Any], None]
+
+# The visible controls of the page's tables under 44 px on their short side, as sentences (none when all are
+# big enough). A tick box is measured with its line (its label), which takes the tap as well.
+SMALL_CONTROLS = """(root) => {
+  const shown = (e) => e.getClientRects().length > 0 && getComputedStyle(e).visibility !== "hidden";
+  const controls = [...root.ownerDocument.querySelectorAll(".hk-table")]
+    .flatMap((table) => [...table.querySelectorAll("button, select, input, textarea, summary, a[href]")])
+    .map((e) => (e.matches("input[type=checkbox], input[type=radio]") && e.closest("label")) || e);
+  return [...new Set(controls)].filter(shown).map((e) => [e, e.getBoundingClientRect()])
+    .filter(([, box]) => Math.round(Math.min(box.width, box.height)) < 44)
+    .map(([e, box]) => {
+      const name = (e.getAttribute("aria-label") || e.textContent || e.title || "").trim().slice(0, 30);
+      return `${e.tagName.toLowerCase()} "${name}" is ${Math.round(box.width)} x ${Math.round(box.height)} px`;
+    }).slice(0, 8);
+}"""
+
+
+def open_setup(page: Page) -> Locator:
+    """Open the play table's *New game…* panel with a click; return its *Start* button, once it shows."""
+    from playwright.sync_api import expect
+
+    table = page.locator(".hk-table.hk-main")
+    table.locator("summary", has_text="New game…").click()
+    start = table.get_by_role("button", name="Start", exact=True)
+    expect(start).to_be_visible()
+    return start
+
+
+@pytest.mark.parametrize("theme", ["light", "dark"])
+@pytest.mark.parametrize("game", GAME_NOTEBOOKS)
+def test_every_control_takes_a_finger_and_nothing_scrolls_sideways(
+    page: Page, voila: str, game: str, theme: str, expect_evaluated: Evaluated
+) -> None:
+    page.set_viewport_size(PHONE)
+    open_page(page, f"{voila}/voila/render/{game}.ipynb?theme={theme}")
+    html = page.locator("html")
+    expect_evaluated(html, PHONE_PROBLEMS, [])
+    expect_evaluated(html, SMALL_CONTROLS, [])
+    open_setup(page)
+    expect_evaluated(html, PHONE_PROBLEMS, [])
+    expect_evaluated(html, SMALL_CONTROLS, [])
+    page.set_viewport_size(WIDE)
+    expect_evaluated(html, SIDEWAYS, [])
+    assert serious_violations(page) == []  # the open panel (test_every_reader checks the page as it opens)
+
+
+def test_the_new_game_panel_opens_from_the_keyboard_and_start_folds_it(page: Page, voila: str) -> None:
+    from playwright.sync_api import expect
+
+    open_page(page, f"{voila}/voila/render/hats.ipynb")
+    table = page.locator(".hk-table.hk-main")
+    summary = table.locator("summary", has_text="New game…")
+    deal = table.get_by_label("deal number")
+    expect(summary).to_have_attribute("aria-expanded", "false")
+    expect(deal).to_be_hidden()
+    summary.focus()
+    page.keyboard.press("Enter")
+    expect(summary).to_have_attribute("aria-expanded", "true")
+    expect(deal).to_be_visible()
+    page.keyboard.press("Space")
+    expect(summary).to_have_attribute("aria-expanded", "false")
+    expect(deal).to_be_hidden()
+    start = open_setup(page)
+    deal.fill("4711")
+    start.click()
+    expect(summary).to_have_attribute("aria-expanded", "false")  # the kernel folds it once the game is dealt
+    expect(deal).to_have_value("4711")
