@@ -515,7 +515,7 @@ class TableFrame(View):
 
     def _seat_game(self, game: Game, seats: Sequence[str]) -> None:
         """Take ``game`` and its seats, with fresh bots, selection and history marks (no widget changes)."""
-        self.seats = check_seats(seats, len(game.seat_names))
+        self.seats = check_seats(seats, len(game.seat_names), game.game_id)
         self.game = game
         self.reader_seats = [seat for seat, kind in enumerate(self.seats) if kind == READER]
         self.bots: dict[int, Bot] = {
