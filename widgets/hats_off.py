@@ -14,7 +14,9 @@ times, so the engine settles the race on reaction times alone (O3) and network
 delay never decides it. Where the reader has nothing to do in a race, the bots
 play after ``bot_delay``. The head card is shown for ``head_seconds`` when it
 changes, then hidden, unless the ``memory_aid`` option is on (O1). Undo, hint
-and step-through are switched off: a race cannot be taken back.
+and step-through are switched off: a race cannot be taken back. A lesson's step
+(widgets/lessons.py) is marked on the pad's button for it; an answer the step
+does not ask for is refused and the same decision opens again.
 
 **Step mode.** The same game turn by turn for a class: every seat is the
 reader's (bots may sit too), and the reader chooses who does what and after
@@ -204,7 +206,9 @@ class HatsOffTable(TableFrame):
         if not self.pad.can_act:
             return  # a second copy of the pad on the page answered the same decision
         move = answer_move(self.viewer, answer)
-        self.try_move(str(move))
+        if not self.try_move(str(move)):
+            self._turn_key = None  # refused (a lesson's step asks for another move): the same decision, open again
+            self.show_table(self.shown().view(self.viewer))
 
     def play_chosen(self) -> None:
         """Step mode: play what the row of choices says, timed by the seconds box when it is a race move."""
@@ -265,6 +269,7 @@ class HatsOffTable(TableFrame):
             "can_act": can_act,
             "can_call": can_act and may_call(view),
             "answer": "" if view["my_move"] is None else f"{self._my_move_words(view)}; waiting for the others",
+            "hint": pad_action(self.game.parse(self.hint_move)) if can_act and self.hint_move is not None else "",
         }
         key = (id(self.game), view["round"], view["phase"], view["flips"], view["race"])
         if key != self._turn_key:
@@ -348,6 +353,8 @@ class HatsOffTable(TableFrame):
         self.seat_box.options = [(self.seat_label(seat), seat) for seat in acting]
         self.seat_box.value = keep
         self._show_moves()
+        if self.hint_move is not None:  # a lesson's step (or a hint) points here: its move is picked in the boxes
+            self.preselect(self.game.parse(self.hint_move))
 
     def _show_moves(self) -> None:
         seat = self.seat_box.value
@@ -390,6 +397,17 @@ def answer_move(seat: int, answer: Answer) -> HatsOffMove:
     if action == "off":
         return Call(seat).at(answer.seconds)
     return Play(seat, 0, None if action == "head" else action).at(answer.seconds)
+
+
+def pad_action(move: HatsOffMove) -> str:
+    """The race pad's action for ``move`` (its button's name), the inverse of :func:`answer_move`."""
+    if isinstance(move, Wear):
+        return f"{WEAR}{move.kind}"
+    if isinstance(move, Flip | Pass):
+        return "flip" if isinstance(move, Flip) else "pass"
+    if isinstance(move, Call):
+        return "off"
+    return "head" if move.kind is None else str(move.kind)
 
 
 def describe(move: HatsOffMove) -> str:
@@ -466,4 +484,4 @@ def cards(count: int) -> str:
     return f"{count} card" if count == 1 else f"{count} cards"
 
 
-__all__ = ["HatsOffTable", "answer_move", "describe"]
+__all__ = ["HatsOffTable", "answer_move", "describe", "pad_action"]
