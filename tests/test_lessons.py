@@ -164,6 +164,18 @@ def test_a_pad_answer_the_step_does_not_ask_for_is_refused_in_words_and_the_pad_
     assert table.guide.step_number == 3
 
 
+def test_a_race_lesson_continues_where_the_student_stopped_however_slow_their_answers_were() -> None:
+    """The browser keeps the step, not the times: the replay plays the races at 0 s and must reach the same game."""
+    table = lesson_table(HATS_OFF_LESSONS)
+    for action, seconds in [("wear beret", 0.0), ("flip", 0.0), ("fez", 3.9), ("flip", 0.0)]:
+        answer(table, action, seconds)
+    again = lesson_table(HATS_OFF_LESSONS)
+    press(again, again.guide.progress, msg={"saved": dict(table.guide.progress.saved)})
+    assert again.guide.step_number == 4 and again.pad.hint == "pass"
+    view, seen = table.game.view(0), again.game.view(0)
+    assert {key: view[key] for key in view if key != "ply"} == {key: seen[key] for key in seen if key != "ply"}
+
+
 def test_bots_that_answer_at_once_still_wait_for_the_reader_in_the_next_race() -> None:
     table = lesson_table(HATS_OFF_LESSONS)
     for _ in range(5):
