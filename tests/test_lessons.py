@@ -141,6 +141,7 @@ def test_a_race_table_marks_the_steps_move_on_its_pad_and_takes_the_pads_timed_a
     table = lesson_table(HATS_OFF_LESSONS)
     assert isinstance(table, HatsOffTable)
     assert table.pad.hint == "wear beret" and "Step 1 of 6." in table.guide.instruction.value
+    assert not is_shown(table.level_box), "the bots react as the lesson seats them until it is done"
     answer(table, "wear beret")
     assert table.pad.hint == "flip"
     answer(table, "flip")

@@ -89,6 +89,8 @@ class HatsOffTable(TableFrame):
         seats = tuple(seats) if seats is not None else default_seats(mode, len(game.seat_names))
         self._check_race_seats(seats)
         super().__init__(game, seats, bot_delay, seed, clock, teacher)
+        if mode == "race":  # a lesson's bots react as its seats say: the level waits until the lesson is done
+            self.free_play_parts = (*self.free_play_parts, self.level_box)
         if level is not None:
             self.set_level(level)
             self.flush()
@@ -173,15 +175,7 @@ class HatsOffTable(TableFrame):
         self.seat_rows = html_line("hk-ho-seats")
         if self.mode == "race":
             self.pad = RacePad(self.answered, timeout=self.answer_seconds)
-            levels = [("as each seat says", None), *((f"{name} ({level.who})", name) for name, level in LEVELS.items())]
-            self.level_box = ui.Dropdown(
-                options=levels,
-                value=self.level,
-                description="bots react like",
-            )
-            self.level_box.tooltip = "how fast every bot reacts, from a young child to a practised adult"
-            self.level_box.observe(lambda change: self.set_level(change["new"]), names="value")
-            return [self.pad, self.seat_rows, self.level_box]
+            return [self.pad, self.seat_rows, self._level_box()]
         self.picture = html_line("hk-ho-picture")
         self.seat_box = ui.Dropdown(description="who", tooltip="the player who acts now")
         self.move_box = ui.Dropdown(description="does", tooltip="what that player does")
@@ -198,6 +192,19 @@ class HatsOffTable(TableFrame):
         self.move_box.observe(lambda _: self._show_time_box(), names="value")
         controls = [self.seat_box, self.move_box, self.time_box, self.play_button]
         return [self.picture, row(controls, flex_flow="row wrap")]
+
+    def _level_box(self) -> ui.Dropdown:
+        """The bots' level, built once: a lesson hides it with the table's other free-play controls."""
+        if getattr(self, "level_box", None) is None:
+            levels = [("as each seat says", None), *((f"{name} ({level.who})", name) for name, level in LEVELS.items())]
+            self.level_box = ui.Dropdown(
+                options=levels,
+                value=self.level,
+                description="bots react like",
+            )
+            self.level_box.tooltip = "how fast every bot reacts, from a young child to a practised adult"
+            self.level_box.observe(lambda change: self.set_level(change["new"]), names="value")
+        return self.level_box
 
     # -- the reader acts -----------------------------------------------------------------
 
