@@ -212,10 +212,12 @@ class HatsOffTable(TableFrame):
         """An answer from the race pad, timed in the browser: played as the reader's move, or refused."""
         if not self.pad.can_act:
             return  # a second copy of the pad on the page answered the same decision
-        move = answer_move(self.viewer, answer)
-        if not self.try_move(str(move)):
+        notation = str(answer_move(self.viewer, answer))
+        refusal = self.why_not(notation)
+        if not self.try_move(notation):
             self._turn_key = None  # refused (a lesson's step asks for another move): the same decision, open again
             self.show_table(self.shown().view(self.viewer))
+            self.pad.update(result=refusal or "")  # said on the pad too, where the reader looks (and hears it)
 
     def play_chosen(self) -> None:
         """Step mode: play what the row of choices says, timed by the seconds box when it is a race move."""
