@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 
+import hatskit
 from hatskit.lessons import LessonError, lesson_bots, load_lessons
 from tests.conftest import NOTEBOOK_DIR
 from tests.helpers import press
@@ -25,6 +26,7 @@ TABLES: dict[str, type[TableFrame]] = {
     table.game_id: table for table in (HatsTable, SombreroTable, HatsOffTable, MadderTable)
 }
 HATS_LESSONS = NOTEBOOK_DIR / "lessons" / "hats.json"
+HATS_OFF_LESSONS = NOTEBOOK_DIR / "lessons" / "hats_off.json"
 
 
 def lesson_table(path: Path) -> TableFrame:
@@ -125,6 +127,81 @@ def test_what_a_browser_kept_in_a_bad_shape_counts_as_nothing(kept: Any) -> None
     table = lesson_table(HATS_LESSONS)
     press(table, table.guide.progress, msg={"saved": kept})
     assert table.guide.stars == set() and table.guide.step_number == 0 and table.game.ply == 0
+
+
+# ------------------------------------------------------------------ a race game's lessons (Hats Off!)
+
+
+def answer(table: HatsOffTable, action: str, seconds: float = 0.0) -> None:
+    """What the race pad's script sends for the decision on screen: an action and its time in the browser."""
+    table.pad._received(table.pad, {"answer": action, "turn": table.pad.turn, "seconds": seconds}, [])
+
+
+def test_a_race_table_marks_the_steps_move_on_its_pad_and_takes_the_pads_timed_answer() -> None:
+    table = lesson_table(HATS_OFF_LESSONS)
+    assert isinstance(table, HatsOffTable)
+    assert table.pad.hint == "wear beret" and "Step 1 of 6." in table.guide.instruction.value
+    assert not is_shown(table.level_box), "the bots react as the lesson seats them until it is done"
+    answer(table, "wear beret")
+    assert table.pad.hint == "flip"
+    answer(table, "flip")
+    assert table.pad.hint == "fez" and "click it, quick!" in table.guide.instruction.value
+    answer(table, "fez", 0.93)
+    assert "Ana:fez@0.93" in [str(move) for move in table.game.history]
+    assert table.guide.step_number == 3 and table.pad.hint == "flip"
+    assert "Nobody put a fez down before you" in table.guide.instruction.value
+
+
+def test_a_pad_answer_the_step_does_not_ask_for_is_refused_in_words_and_the_pad_opens_again() -> None:
+    table = lesson_table(HATS_OFF_LESSONS)
+    for action in ("wear beret", "flip"):
+        answer(table, action)
+    ply, turn = table.game.ply, table.pad.turn
+    answer(table, "pass", 4.0)  # the pad's own pass when its time ran out
+    assert table.game.ply == ply and table.guide.step_number == 2
+    assert "Ana: pass is allowed, but not what this step asks for: You have a fez" in table.message.value
+    assert table.pad.turn == turn + 1 and table.pad.can_act and table.pad.hint == "fez", "the same race, open again"
+    assert table.pad.result.startswith("Ana: pass is allowed, but not what this step asks for"), "on the pad too"
+    answer(table, "fez", 1.2)
+    assert table.guide.step_number == 3
+
+
+def test_a_race_lesson_continues_where_the_student_stopped_however_slow_their_answers_were() -> None:
+    """The browser keeps the step, not the times: the replay plays the races at 0 s and must reach the same game."""
+    table = lesson_table(HATS_OFF_LESSONS)
+    for action, seconds in [("wear beret", 0.0), ("flip", 0.0), ("fez", 3.9), ("flip", 0.0)]:
+        answer(table, action, seconds)
+    again = lesson_table(HATS_OFF_LESSONS)
+    press(again, again.guide.progress, msg={"saved": dict(table.guide.progress.saved)})
+    assert again.guide.step_number == 4 and again.pad.hint == "pass"
+    view, seen = table.game.view(0), again.game.view(0)
+    assert {key: view[key] for key in view if key != "ply"} == {key: seen[key] for key in seen if key != "ply"}
+
+
+def test_bots_that_answer_at_once_still_wait_for_the_reader_in_the_next_race() -> None:
+    table = lesson_table(HATS_OFF_LESSONS)
+    for _ in range(5):
+        play_step(table)
+    assert str(table.game.history[-1]) == "Ben:flip", "nobody moved in the new race before the reader"
+    assert "A chef&#x27;s hat, and you hold one" in table.guide.instruction.value
+
+
+def test_a_race_lesson_in_step_mode_picks_the_steps_move_in_the_tables_boxes() -> None:
+    table = HatsOffTable.with_lessons(HATS_OFF_LESSONS, mode="step", bot_delay=0)
+    for number, move in enumerate(["Ana:wear beret", "Ana:flip", "Ana:fez@0"]):
+        assert table.guide.step_number == number and table.move_box.value == move
+        press(table, table.play_button, do="click")
+    assert table.guide.step_number == 3
+
+
+def test_a_lesson_seats_a_games_own_bots_and_the_set_up_row_names_them() -> None:
+    table = lesson_table(HATS_OFF_LESSONS)
+    assert table.seats == ("reader", "child", "child")
+    assert table.seat_label(1) == "Ben (child bot)"
+    ben = table.setup.seat_boxes[1]
+    assert ben.value == "child" and ("child bot", "child") in ben.pairs
+    with pytest.raises(ValueError, match="unknown seat kind"):
+        HatsTable(hatskit.new_game("hats", players=2, seed=1), ("reader", "child"), bot_delay=0)
 
 
 def write(tmp_path: Path, lessons: Any, game: str = "hats") -> Path:

@@ -440,8 +440,11 @@ class TableFrame(View):
     def run_bots(self) -> None:
         """Schedule a move for every bot that may act now, each after its delay; older plans are dropped."""
         self.scheduler.cancel(BOT)
+        ply = self.game.ply
         for seat in self.game.acting:
-            if seat in self.bots:
+            # A bot that answers at once (no delay) may move the game on inside call_later, and its own run_bots
+            # then schedules whoever acts next: the seats left in this loop acted at an older position.
+            if seat in self.bots and self.game.ply == ply:
                 self.scheduler.call_later(self.bot_delay_for(seat), partial(self._bot_acts, seat), tag=BOT)
 
     def _bot_acts(self, seat: int) -> None:
@@ -515,7 +518,7 @@ class TableFrame(View):
 
     def _seat_game(self, game: Game, seats: Sequence[str]) -> None:
         """Take ``game`` and its seats, with fresh bots, selection and history marks (no widget changes)."""
-        self.seats = check_seats(seats, len(game.seat_names))
+        self.seats = check_seats(seats, len(game.seat_names), game.game_id)
         self.game = game
         self.reader_seats = [seat for seat, kind in enumerate(self.seats) if kind == READER]
         self.bots: dict[int, Bot] = {

@@ -14,7 +14,9 @@ times, so the engine settles the race on reaction times alone (O3) and network
 delay never decides it. Where the reader has nothing to do in a race, the bots
 play after ``bot_delay``. The head card is shown for ``head_seconds`` when it
 changes, then hidden, unless the ``memory_aid`` option is on (O1). Undo, hint
-and step-through are switched off: a race cannot be taken back.
+and step-through are switched off: a race cannot be taken back. A lesson's step
+(widgets/lessons.py) is marked on the pad's button for it; an answer the step
+does not ask for is refused and the same decision opens again.
 
 **Step mode.** The same game turn by turn for a class: every seat is the
 reader's (bots may sit too), and the reader chooses who does what and after
@@ -87,6 +89,8 @@ class HatsOffTable(TableFrame):
         seats = tuple(seats) if seats is not None else default_seats(mode, len(game.seat_names))
         self._check_race_seats(seats)
         super().__init__(game, seats, bot_delay, seed, clock, teacher)
+        if mode == "race":  # a lesson's bots react as its seats say: the level waits until the lesson is done
+            self.free_play_parts = (*self.free_play_parts, self.level_box)
         if level is not None:
             self.set_level(level)
             self.flush()
@@ -171,15 +175,7 @@ class HatsOffTable(TableFrame):
         self.seat_rows = html_line("hk-ho-seats")
         if self.mode == "race":
             self.pad = RacePad(self.answered, timeout=self.answer_seconds)
-            levels = [("as each seat says", None), *((f"{name} ({level.who})", name) for name, level in LEVELS.items())]
-            self.level_box = ui.Dropdown(
-                options=levels,
-                value=self.level,
-                description="bots react like",
-            )
-            self.level_box.tooltip = "how fast every bot reacts, from a young child to a practised adult"
-            self.level_box.observe(lambda change: self.set_level(change["new"]), names="value")
-            return [self.pad, self.seat_rows, self.level_box]
+            return [self.pad, self.seat_rows, self._level_box()]
         self.picture = html_line("hk-ho-picture")
         self.seat_box = ui.Dropdown(description="who", tooltip="the player who acts now")
         self.move_box = ui.Dropdown(description="does", tooltip="what that player does")
@@ -197,14 +193,31 @@ class HatsOffTable(TableFrame):
         controls = [self.seat_box, self.move_box, self.time_box, self.play_button]
         return [self.picture, row(controls, flex_flow="row wrap")]
 
+    def _level_box(self) -> ui.Dropdown:
+        """The bots' level, built once: a lesson hides it with the table's other free-play controls."""
+        if getattr(self, "level_box", None) is None:
+            levels = [("as each seat says", None), *((f"{name} ({level.who})", name) for name, level in LEVELS.items())]
+            self.level_box = ui.Dropdown(
+                options=levels,
+                value=self.level,
+                description="bots react like",
+            )
+            self.level_box.tooltip = "how fast every bot reacts, from a young child to a practised adult"
+            self.level_box.observe(lambda change: self.set_level(change["new"]), names="value")
+        return self.level_box
+
     # -- the reader acts -----------------------------------------------------------------
 
     def answered(self, answer: Answer) -> None:
         """An answer from the race pad, timed in the browser: played as the reader's move, or refused."""
         if not self.pad.can_act:
             return  # a second copy of the pad on the page answered the same decision
-        move = answer_move(self.viewer, answer)
-        self.try_move(str(move))
+        notation = str(answer_move(self.viewer, answer))
+        refusal = self.why_not(notation)
+        if not self.try_move(notation):
+            self._turn_key = None  # refused (a lesson's step asks for another move): the same decision, open again
+            self.show_table(self.shown().view(self.viewer))
+            self.pad.update(result=refusal or "")  # said on the pad too, where the reader looks (and hears it)
 
     def play_chosen(self) -> None:
         """Step mode: play what the row of choices says, timed by the seconds box when it is a race move."""
@@ -265,6 +278,7 @@ class HatsOffTable(TableFrame):
             "can_act": can_act,
             "can_call": can_act and may_call(view),
             "answer": "" if view["my_move"] is None else f"{self._my_move_words(view)}; waiting for the others",
+            "hint": pad_action(self.game.parse(self.hint_move)) if can_act and self.hint_move is not None else "",
         }
         key = (id(self.game), view["round"], view["phase"], view["flips"], view["race"])
         if key != self._turn_key:
@@ -348,6 +362,8 @@ class HatsOffTable(TableFrame):
         self.seat_box.options = [(self.seat_label(seat), seat) for seat in acting]
         self.seat_box.value = keep
         self._show_moves()
+        if self.hint_move is not None:  # a lesson's step (or a hint) points here: its move is picked in the boxes
+            self.preselect(self.game.parse(self.hint_move))
 
     def _show_moves(self) -> None:
         seat = self.seat_box.value
@@ -390,6 +406,17 @@ def answer_move(seat: int, answer: Answer) -> HatsOffMove:
     if action == "off":
         return Call(seat).at(answer.seconds)
     return Play(seat, 0, None if action == "head" else action).at(answer.seconds)
+
+
+def pad_action(move: HatsOffMove) -> str:
+    """The race pad's action for ``move`` (its button's name), the inverse of :func:`answer_move`."""
+    if isinstance(move, Wear):
+        return f"{WEAR}{move.kind}"
+    if isinstance(move, Flip | Pass):
+        return "flip" if isinstance(move, Flip) else "pass"
+    if isinstance(move, Call):
+        return "off"
+    return "head" if move.kind is None else str(move.kind)
 
 
 def describe(move: HatsOffMove) -> str:
@@ -466,4 +493,4 @@ def cards(count: int) -> str:
     return f"{count} card" if count == 1 else f"{count} cards"
 
 
-__all__ = ["HatsOffTable", "answer_move", "describe"]
+__all__ = ["HatsOffTable", "answer_move", "describe", "pad_action"]

@@ -92,9 +92,10 @@ class Guide:
         step = self.lesson.steps[self.step_number]
         if step.accepts(shown, notation):
             return None
+        said = self.table.move_words(shown.parse(notation))  # as the table names a move ("Ana: pass")
         if not step.point:
-            return f"{notation} is allowed, but it does not do what this task asks: keep looking."
-        return f"{notation} is allowed, but not what this step asks for: {step.say}"
+            return f"{said} is allowed, but it does not do what this task asks: keep looking."
+        return f"{said} is allowed, but not what this step asks for: {step.say}"
 
     def moved(self) -> None:
         """The step's move was played: say what it taught, and on to the next step or the star."""
@@ -154,7 +155,9 @@ class Guide:
         """What the browser kept: its stars, and the lesson where the reader stopped (unless they began another)."""
         self.stars |= {key for key in kept["stars"] if key in {lesson.key for lesson in self.lessons}}
         place = next((index for index, lesson in enumerate(self.lessons) if lesson.id == kept["lesson"]), None)
-        untouched = self.lesson is self.lessons[0] and self.step_number == 0 and self.table.game.ply == 0
+        # Untouched: the reader has not moved yet (a race game's bots may already have put on their head cards).
+        moved = any(mover in self.table.reader_seats for mover in self.table.game.movers)
+        untouched = self.lesson is self.lessons[0] and self.step_number == 0 and not moved
         elsewhere = place is not None and (place > 0 or kept["step"] > 0)
         if elsewhere and untouched and kept["step"] < len(self.lessons[place].steps):
             self.begin(place, kept["step"])

@@ -114,6 +114,7 @@ function render({ model, el }) {
     setEnabled(offButton, allowed("off"));
     setEnabled(passButton, allowed("pass"));
     setEnabled(flipButton, allowed("flip"));
+    for (const [b, action] of [[offButton, "off"], [passButton, "pass"], [flipButton, "flip"]]) mark(b, action);
     offButton.style.display = phase === "race" ? "" : "none";
     passButton.style.display = phase === "race" ? "" : "none";
     flipButton.style.display = phase === "flip" && model.get("can_act") ? "" : "none";
@@ -135,7 +136,13 @@ function render({ model, el }) {
       b.dataset.action = actions[index];
       b.innerHTML = `${cardHtml(kind)}<kbd>${index + 1}</kbd>`;
       setEnabled(b, allowed(actions[index]));
+      mark(b, actions[index]);
     });
+  }
+
+  // The action the table points at (a lesson's step) is marked as a hint is on the other tables.
+  function mark(b, action) {
+    b.classList.toggle("hk-hint", open && model.get("hint") === action);
   }
 
   function drawHead() {
@@ -152,6 +159,7 @@ function render({ model, el }) {
     headButton.title = label;
     headButton.classList.toggle("hk-race-peek", Boolean(head));
     setEnabled(headButton, allowed("head"));
+    mark(headButton, "head");
   }
 
   // A new decision: draw it, and start the stopwatch once it is on screen.
@@ -205,7 +213,7 @@ function render({ model, el }) {
       else draw();
     });
   }
-  for (const name of ["turn", "phase", "prompt", "result", "top", "under", "loose", "hand", "has_head", "head", "can_act", "can_call", "answer", "cards"]) {
+  for (const name of ["turn", "phase", "prompt", "result", "top", "under", "loose", "hand", "has_head", "head", "can_act", "can_call", "answer", "hint", "cards"]) {
     model.on(`change:${name}`, changed);
   }
 

@@ -16,7 +16,8 @@ table shows it) the reader's head card. Nothing of another seat is synced.
 
 Keys: 1-4 a hand card, H the head card, space bar "Hats Off!", P pass,
 F flip. A decision carries a number (``turn``); an answer to an older one is
-ignored, so a late message can never count in a newer race.
+ignored, so a late message can never count in a newer race. ``hint`` names the
+action the table points at (a lesson's step): its button is marked ``hk-hint``.
 """
 
 from __future__ import annotations
@@ -53,6 +54,7 @@ PAD_CSS = """
 .hk-race-btn kbd { position: absolute; right: 3px; bottom: 2px; font-size: .75em; background: #eee;
   border: 1px solid #aaa; border-radius: 3px; padding: 0 3px; }
 .hk-race-btn.hk-race-off { cursor: default; opacity: .5; border-style: dashed; }
+.hk-race-btn.hk-hint { outline: 3px dotted #d35400; outline-offset: 3px; }
 .hk-race-head .hk-back { display: inline-flex; width: 4.4em; height: 4.6em; margin: 2px; border: 2px solid #444;
   border-radius: 6px; align-items: center; justify-content: center; font-size: 1.4em; }
 .hk-race-peek { border-color: #b8860b; border-style: double; border-width: 4px; }
@@ -110,6 +112,7 @@ class RacePad(ui.Custom):
     can_act = traitlets.Bool(False).tag(sync=True)
     can_call = traitlets.Bool(False).tag(sync=True)
     answer = traitlets.Unicode("").tag(sync=True)
+    hint = traitlets.Unicode("").tag(sync=True)  # the action the table points at ("fez", "head", "flip"...), or ""
     timeout = traitlets.Float(4.0).tag(sync=True)
     cards = traitlets.Dict().tag(sync=True)
 

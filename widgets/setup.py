@@ -100,7 +100,7 @@ class SetupRow(ui.Fold):
         } | self.kept_options  # the options the panel does not show stay as the game had them
         game = hatskit.new_game(self.game_id, players=players, seed=self._chosen_seed(), **options)
         seats = tuple(box.value for box in self.seat_boxes[:players])
-        return game, check_seats(seats, players)
+        return game, check_seats(seats, players, self.game_id)
 
     def new_game(self) -> None:
         """Start the chosen game, or say which choice is wrong and change nothing."""
@@ -137,7 +137,8 @@ class SetupRow(ui.Fold):
 
     def _choices_for(self, kind: str) -> list[tuple[str, str]]:
         if self.bots_named is None:
-            return self.seat_choices
+            offered = kind in (value for _, value in self.seat_choices)
+            return self.seat_choices if offered else [*self.seat_choices, (f"{bot_name(self.game_id, kind)} bot", kind)]
         return [self.seat_choices[0], (f"{self.bots_named} bot", NEW_SEAT if kind == READER else kind)]
 
     def _show_seats(self, names: Sequence[str], kinds: Sequence[str]) -> None:
@@ -198,17 +199,29 @@ def bot_name(game_id: str, kind: str) -> str:
     return make_bot(game_id, kind).name
 
 
-def check_seats(seats: Sequence[str], players: int) -> tuple[str, ...]:
-    """The seats as a tuple, or a ValueError saying what is wrong with them."""
+def check_seats(seats: Sequence[str], players: int, game_id: str | None = None) -> tuple[str, ...]:
+    """The seats as a tuple, or a ValueError saying what is wrong with them.
+
+    A seat is a reader or one of ``SEAT_KINDS``' bots; given ``game_id``, also one of that game's own bots
+    (Hats Off!'s reaction levels: a lesson seats "child" bots, see hatskit/lessons.py).
+    """
     seats = tuple(seats)
     if len(seats) != players:
         raise ValueError(f"this game has {players} seats, but {len(seats)} were given: {list(seats)}")
-    unknown = [kind for kind in seats if kind not in SEAT_KINDS]
+    unknown = [kind for kind in seats if kind not in SEAT_KINDS and not _game_bot(game_id, kind)]
     if unknown:
         raise ValueError(f"unknown seat kind(s) {unknown}: a seat is one of {', '.join(SEAT_KINDS)}")
     if READER not in seats:
         raise ValueError(f"at least one seat must be {READER!r}, the person at the screen")
     return seats
+
+
+def _game_bot(game_id: str | None, kind: Any) -> bool:
+    """Whether ``game_id`` seats a bot of ``kind`` (False without a game)."""
+    try:
+        return game_id is not None and make_bot(game_id, kind) is not None
+    except HatskitError:
+        return False
 
 
 def option_controls(options_type: type) -> dict[str, ui.Field]:

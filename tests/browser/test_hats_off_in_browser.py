@@ -38,6 +38,7 @@ import nbformat
 import pytest
 from playwright.sync_api import expect
 
+from tests.browser.conftest import GAME_TABLE
 from tests.helpers import FixedBot, position
 
 if TYPE_CHECKING:
@@ -192,7 +193,7 @@ def open_races(
     page: Page, open_table: Callable[[str, Path], Locator], races: Served
 ) -> tuple[Locator, Locator, Locator]:
     open_table(*races)
-    tables = page.locator(".hk-table")
+    tables = page.locator(GAME_TABLE)
     expect(tables).to_have_count(3)
     return tables.nth(0), tables.nth(1), tables.nth(2)
 

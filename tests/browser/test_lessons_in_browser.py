@@ -6,7 +6,9 @@ step (the card or piece to take first, then the marked place; or the one
 marked button, such as a Premium ability's choice), waits for the instruction
 to move on, and at the end checks the star, the table's own controls coming
 back, and, after a reload, the star still there (the browser kept it) and
-"start again" forgetting it.
+"start again" forgetting it. On the Hats Off! race pad the marked button is the
+whole move, clicked as fast as the test clicks: the lesson's races are ones the
+student cannot lose by being slow, so any speed reaches the star.
 """
 
 from __future__ import annotations
@@ -26,9 +28,11 @@ if TYPE_CHECKING:
 LESSON_TABLE = ".hk-lesson-table"
 MARKED = ".hk-hint"  # what a guided step marks on the table: the move's card or piece, and where it goes
 # Per game page: the marked item a student takes first (a hand card, a piece); the other marks are where it goes.
+# On a race pad the marked button is the whole move (a hat, flip, pass, Hats Off!): nothing else is marked.
 FIRST_CLICK = {
     "hats": f'button{MARKED}[title$=" in your hand"]',
     "madder_than_a_hatter": f'button{MARKED}[title*=" in your hand"]',  # a Premium's title goes on after "hand"
+    "hats_off": f"button.hk-race-btn{MARKED}",
 }
 STAR = "★ Your first game"
 GAME_IDS = {"hats": "hats", "sombrero": "sombrero", "hats_off": "hats-off", "madder_than_a_hatter": "madder"}
@@ -46,9 +50,10 @@ def follow_one_step(table: Locator, first: str) -> None:
     item = table.locator(first)
     if item.count():
         item.first.click()
-        expect(table.locator(f"{first}.hk-selected")).not_to_have_count(0)
+        moved_on = guide.filter(has_not_text=said)  # the click was the whole move (a race pad's button)
+        expect(table.locator(f"{first}.hk-selected").or_(moved_on).first).to_be_visible()
         place = table.locator(f"{MARKED}:not(.hk-selected):not({first})")  # not a twin of the item either
-        if place.count():
+        if not moved_on.count() and place.count():
             place.first.click()
     else:
         table.locator(MARKED).first.click()
@@ -122,14 +127,18 @@ def test_a_game_page_asks_at_most_150_words_of_reading_before_its_first_control(
     assert 0 < words <= 150, f"{name}: {words} words before the first control"
 
 
-def test_a_student_who_stops_mid_lesson_continues_there_after_a_reload(voila: str, page: Page) -> None:
-    page.goto(f"{voila}/voila/render/hats.ipynb")
+@pytest.mark.parametrize(("name", "steps"), [("hats", 5), ("hats_off", 6)])
+def test_a_student_who_stops_mid_lesson_continues_there_after_a_reload(
+    voila: str, page: Page, name: str, steps: int
+) -> None:
+    page.goto(f"{voila}/voila/render/{name}.ipynb")
     table = page.locator(LESSON_TABLE)
-    expect(table.locator(".hk-guide")).to_contain_text("Step 1 of 5.")
-    follow_one_step(table, FIRST_CLICK["hats"])
-    follow_one_step(table, FIRST_CLICK["hats"])
-    expect(table.locator(".hk-guide")).to_contain_text("Step 3 of 5.")
+    guide = table.locator(".hk-guide")
+    for number in (1, 2):
+        expect(guide).to_contain_text(f"Step {number} of {steps}.")
+        follow_one_step(table, FIRST_CLICK[name])
+    expect(guide).to_contain_text(f"Step 3 of {steps}.")
     page.reload()
     guide = page.locator(LESSON_TABLE).locator(".hk-guide")
     expect(guide).to_contain_text("Welcome back")
-    expect(guide).to_contain_text("Step 3 of 5.")
+    expect(guide).to_contain_text(f"Step 3 of {steps}.")
