@@ -46,7 +46,7 @@ def follow_one_step(table: Locator, first: str) -> None:
     static site a click takes a while to come back.
     """
     guide = table.locator(".hk-guide")
-    said = guide.inner_text()
+    said = guide.text_content()  # as the expectations below read it (the folded "why?" too)
     item = table.locator(first)
     if item.count():
         item.first.click()
