@@ -27,6 +27,7 @@ MARKED = ".hk-hint"  # what a guided step marks on the table: the move's card or
 # Per game page: the marked item a student takes first (a hand card, a piece); the other marks are where it goes.
 FIRST_CLICK = {
     "hats": f'button{MARKED}[title$=" in your hand"]',
+    "sombrero": f'button.hk-sq{MARKED}[title*=": White, hatted"]',  # the piece to move; the marked target is empty
 }
 STAR = "★ Your first game"
 
