@@ -10,6 +10,7 @@ kept it) and "start again" forgetting it.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -30,13 +31,19 @@ FIRST_CLICK = {
     "sombrero": f'button.hk-sq{MARKED}[title*=": White, hatted"]',  # the piece to move; the marked target is empty
 }
 STAR = "★ Your first game"
+STEP = re.compile(r"Step \d+ of \d+\.")  # a guided step's heading
 
 
 def follow_one_step(table: Locator, first: str) -> None:
     """Do what the instruction says, as the marks show it: the first item, then the marked place (if any)."""
     guide = table.locator(".hk-guide")
+    expect(guide).to_contain_text(STEP)
     said = guide.inner_text()
     table.locator(first).first.click()
+    # The pick comes back from the kernel: until it does, the item itself is a marked place too, and a second click
+    # on it would put it down again. Wait for the pick, or for the step the click finished.
+    moved_on = guide.filter(has_not_text=STEP.search(said)[0])  # "Step 2 of 5." is gone
+    expect(table.locator(f"{MARKED}.hk-selected").or_(moved_on).first).to_be_visible()
     place = table.locator(f"{MARKED}:not(.hk-selected)")
     if place.count():
         place.first.click()
