@@ -13,6 +13,7 @@ student cannot lose by being slow, so any speed reaches the star.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -33,8 +34,10 @@ FIRST_CLICK = {
     "hats": f'button{MARKED}[title$=" in your hand"]',
     "madder_than_a_hatter": f'button{MARKED}[title*=" in your hand"]',  # a Premium's title goes on after "hand"
     "hats_off": f"button.hk-race-btn{MARKED}",
+    "sombrero": f'button.hk-sq{MARKED}[title*=": White, hatted"]',  # the piece to move; the marked target is empty
 }
 STAR = "★ Your first game"
+STEP = re.compile(r"Step \d+ of \d+\.")  # a guided step's heading
 GAME_IDS = {"hats": "hats", "sombrero": "sombrero", "hats_off": "hats-off", "madder_than_a_hatter": "madder"}
 
 
@@ -46,11 +49,15 @@ def follow_one_step(table: Locator, first: str) -> None:
     static site a click takes a while to come back.
     """
     guide = table.locator(".hk-guide")
+    expect(guide).to_contain_text(STEP)
     said = guide.text_content()  # as the expectations below read it (the folded "why?" too)
     item = table.locator(first)
     if item.count():
         item.first.click()
-        moved_on = guide.filter(has_not_text=said)  # the click was the whole move (a race pad's button)
+        # The pick comes back from the kernel: until it does, the item itself is a marked place too, and a second
+        # click on it would put it down again. Wait for the pick, or for the step the click finished (a race
+        # pad's marked button is the whole move).
+        moved_on = guide.filter(has_not_text=STEP.search(said)[0])  # "Step 2 of 5." is gone
         expect(table.locator(f"{first}.hk-selected").or_(moved_on).first).to_be_visible()
         place = table.locator(f"{MARKED}:not(.hk-selected):not({first})")  # not a twin of the item either
         if not moved_on.count() and place.count():
