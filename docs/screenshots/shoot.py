@@ -34,6 +34,11 @@ MOMENTS = ("start", "mid", "end")
 WIDTHS = (1280, 390)
 THEMES = ("light", "dark")
 SEED = 7  # the deal every picture shows
+GALLERY_INTRO = (
+    "Each picture is a game page's own table as a student sees it (their seat; other hands face down), opened "
+    "with the moment in its link (`?position=`): the start, halfway and the end of one game of greedy bots. "
+    "`.venv/bin/python docs/screenshots/shoot.py` makes them all again."
+)
 
 
 def moments(game_id: str) -> dict[str, hatskit.Game]:
@@ -75,7 +80,7 @@ def shoot(base: str) -> None:
 
 def gallery() -> str:
     """The page that shows every picture: a table per game, a row per moment."""
-    lines = ["# Every table, at the start, mid-game and the end", "", __doc__.split("\n\n", 2)[2].strip(), ""]
+    lines = ["# Every table, at the start, mid-game and the end", "", GALLERY_INTRO, ""]
     for game_id, title in TITLES.items():
         lines += [
             f"## {title}",
