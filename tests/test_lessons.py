@@ -159,9 +159,9 @@ def test_a_pad_answer_the_step_does_not_ask_for_is_refused_in_words_and_the_pad_
     ply, turn = table.game.ply, table.pad.turn
     answer(table, "pass", 4.0)  # the pad's own pass when its time ran out
     assert table.game.ply == ply and table.guide.step_number == 2
-    assert "Ana: pass is allowed, but not what this step asks for: You have a fez" in table.message.value
+    assert "That move is allowed, but it is not what this step asks for. You have a fez" in table.message.value
     assert table.pad.turn == turn + 1 and table.pad.can_act and table.pad.hint == "fez", "the same race, open again"
-    assert table.pad.result.startswith("Ana: pass is allowed, but not what this step asks for"), "on the pad too"
+    assert table.pad.result.startswith("That move is allowed, but it is not"), "on the pad too"
     answer(table, "fez", 1.2)
     assert table.guide.step_number == 3
 

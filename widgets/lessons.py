@@ -92,10 +92,9 @@ class Guide:
         step = self.lesson.steps[self.step_number]
         if step.accepts(shown, notation):
             return None
-        said = self.table.move_words(shown.parse(notation))  # as the table names a move ("Ana: pass")
         if not step.point:
-            return f"{said} is allowed, but it does not do what this task asks: keep looking."
-        return f"{said} is allowed, but not what this step asks for: {step.say}"
+            return "That move is allowed, but it does not do what this task asks: keep looking."
+        return f"That move is allowed, but it is not what this step asks for. {step.say}"
 
     def moved(self) -> None:
         """The step's move was played: say what it taught, and on to the next step or the star."""
