@@ -86,9 +86,9 @@ PICKS = {
 # What a page's first click is aimed at: [the first element matching this, or None for the whole page; the
 # controls in it; whether the last one shown is meant rather than the first]. Another game's: its last button.
 CONTROLS = {"trivial": [None, "button.bench-button", False]} | {
-    name: [".hk-table", pick, False] for name, pick in PICKS.items()
+    name: [GAME_TABLE, pick, False] for name, pick in PICKS.items()
 }
-OTHER_CONTROL = [".hk-table", "button:enabled", True]
+OTHER_CONTROL = [GAME_TABLE, "button:enabled", True]
 TRIVIAL_CODE = """\
 import ipywidgets as widgets
 

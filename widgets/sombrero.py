@@ -69,9 +69,10 @@ BOARD_CSS = f"""
 {SQUARE}.hk-legal.hk-jump::after {{ left: auto; top: 0; right: 0; margin: 0; width: 0; height: 0;
   border-radius: 0; background: none; border-style: solid; border-width: 0 1.4em 1.4em 0;
   border-color: transparent #1b7a2e transparent transparent; }}
-.hk-sb-grid {{ position: relative; }}
-{SQUARE}.hk-stepping {{ position: absolute; z-index: 5; pointer-events: none; background-color: transparent; }}
-{SQUARE}.hk-arriving.hk-arriving {{ background-image: none; }}  /* beats the piece classes, written after */
+/* A piece arriving by a step (view.js) shows on ::after, gliding in over the squares it passes. */
+{SQUARE}.hk-arriving {{ background-position: -999em -999em; overflow: visible; }}
+{SQUARE}.hk-arriving::after {{ content: ""; position: absolute; inset: 0; z-index: 5; pointer-events: none;
+  background-image: inherit; background-size: inherit; background-repeat: no-repeat; background-position: center; }}
 @media (forced-colors: active) {{ .hk-sb-grid .hk-sq {{ color: ButtonText; }} }}
 .hk-table .hk-sb-legend {{ color: #555; font-size: .85em; }}
 @media (min-width: 720px) {{ .hk-sb-grid .hk-sq {{ width: 3.8em; height: 3.8em; }}

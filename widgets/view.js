@@ -281,63 +281,51 @@ function cardPlaces(el) {
 
 // A board's pieces (Sombrero's squares, "button.hk-sq") are the squares' pictures (a class per kind of piece,
 // "hk-piece-..."), with no name of their own: when one square lost a piece and one other square gained a piece of
-// the same kind, that piece stepped there. A copy of the square (its picture only) glides from the old square to
-// the new one, over the board, while the new square waits with its picture hidden.
-function pieceFaces(el) {
-  const faces = new Map();
+// the same kind, that piece stepped there. The new square marks itself "hk-arriving" as it is drawn (its picture
+// then shows on its ::after, the square's own kept back), and in the next frame that ::after glides in from the
+// old square: no element is added, and the squares, which never move, are measured once the browser lays the
+// page out anyway.
+function pieceKinds(el) {
+  const kinds = new Map();
   for (const square of el.querySelectorAll("button.hk-sq")) {
-    const kind = [...square.classList].find((name) => name.startsWith("hk-piece-")) || "";
-    faces.set(square.dataset.part, { kind, square });
+    kinds.set(square.dataset.part, { kind: [...square.classList].find((name) => name.startsWith("hk-piece-")) || "", square });
   }
-  return faces;
+  return kinds;
 }
 
 function steppedPiece(before, el) {
   const left = [];
   const arrived = [];
-  for (const [id, now] of pieceFaces(el)) {
+  for (const [id, now] of pieceKinds(el)) {
     const then = before.get(id);
     if (!then || then.kind === now.kind) continue;
     if (now.kind === "") left.push(then);
     else if (then.kind === "") arrived.push(now);
   }
   if (left.length !== 1 || arrived.length !== 1 || left[0].kind !== arrived[0].kind) return null;
-  return { from: left[0].rect, square: arrived[0].square };
+  arrived[0].square.classList.add("hk-arriving");
+  return { from: left[0].square, square: arrived[0].square };
 }
 
 function stepPiece(step) {
-  const board = step.square.parentElement;
-  const ghost = document.createElement("div");
-  ghost.className = `hk-btn hk-sq hk-stepping ${[...step.square.classList].find((n) => n.startsWith("hk-piece-"))}`;
-  ghost.setAttribute("aria-hidden", "true");
-  ghost.dataset.steps = step.square.title; // where it goes, for the tests
-  board.append(ghost);
-  const frame = board.getBoundingClientRect();
-  const to = step.square.getBoundingClientRect();
-  Object.assign(ghost.style, {
-    left: `${to.left - frame.left - board.clientLeft}px`,
-    top: `${to.top - frame.top - board.clientTop}px`,
-    width: `${to.width}px`,
-    height: `${to.height}px`,
-  });
-  step.square.classList.add("hk-arriving");
-  glide(ghost, step.from).finished.finally(() => {
-    ghost.remove();
-    step.square.classList.remove("hk-arriving");
-  });
+  const [from, to] = [step.from.getBoundingClientRect(), step.square.getBoundingClientRect()];
+  const moves = [{ transform: `translate(${from.left - to.left}px, ${from.top - to.top}px)` }, { transform: "none" }];
+  step.square
+    .animate(moves, { duration: MOTION_MS, easing: "ease-out", pseudoElement: "::after" })
+    .finished.finally(() => step.square.classList.remove("hk-arriving"));
 }
 
 function slide(before, el) {
-  if (before.cards.size || before.pieces.size) requestAnimationFrame(() => slideNow(before, el));
+  const step = steppedPiece(before.pieces, el);
+  if (before.cards.size || step) requestAnimationFrame(() => slideNow(before, el, step));
 }
 
-function slideNow(before, el) {
+function slideNow(before, el, step) {
   for (const [key, card] of cardPlaces(el)) {
     const from = before.cards.get(key);
     const to = from && card.getBoundingClientRect();
     if (from && (Math.abs(from.left - to.left) >= 2 || Math.abs(from.top - to.top) >= 2)) glide(card, from);
   }
-  const step = steppedPiece(before.pieces, el);
   if (step) stepPiece(step);
 }
 
@@ -356,9 +344,7 @@ function glide(element, from) {
 function rectsOf(el) {
   if (stillWanted()) return { cards: new Map(), pieces: new Map() };
   const cards = new Map([...cardPlaces(el)].map(([key, card]) => [key, card.getBoundingClientRect()]));
-  const pieces = pieceFaces(el);
-  for (const square of pieces.values()) if (square.kind) square.rect = square.square.getBoundingClientRect();
-  return { cards, pieces };
+  return { cards, pieces: pieceKinds(el) };
 }
 
 // -- the score sheet points at what it counts: while a line naming cards ("data-hk-shows", hatskit/drawing.py) is

@@ -41,9 +41,10 @@ STEP = re.compile(r"Step \d+ of \d+\.")  # a guided step's heading
 GAME_IDS = {"hats": "hats", "sombrero": "sombrero", "hats_off": "hats-off", "madder_than_a_hatter": "madder"}
 
 
-def follow_one_step(table: Locator, first: str) -> None:
+def follow_one_step(table: Locator, first: str, keys: bool = False) -> None:
     """Do what the instruction says, as the marks show it: the first item, then the marked place (if any);
-    a step that marks no such item (a Premium's choice, "done") marks one button, clicked once.
+    a step that marks no such item (a Premium's choice, "done") marks one button, clicked once. With ``keys``
+    each button is reached by the keyboard's focus and pressed with Enter instead.
 
     Each click waits for the kernel's answer (the item picked up) before the next, as a student sees it: on the
     static site a click takes a while to come back.
@@ -51,9 +52,10 @@ def follow_one_step(table: Locator, first: str) -> None:
     guide = table.locator(".hk-guide")
     expect(guide).to_contain_text(STEP)
     said = guide.text_content()  # as the expectations below read it (the folded "why?" too)
+    press = (lambda button: button.press("Enter")) if keys else (lambda button: button.click())
     item = table.locator(first)
     if item.count():
-        item.first.click()
+        press(item.first)
         # The pick comes back from the kernel: until it does, the item itself is a marked place too, and a second
         # click on it would put it down again. Wait for the pick, or for the step the click finished (a race
         # pad's marked button is the whole move).
@@ -61,9 +63,9 @@ def follow_one_step(table: Locator, first: str) -> None:
         expect(table.locator(f"{first}.hk-selected").or_(moved_on).first).to_be_visible()
         place = table.locator(f"{MARKED}:not(.hk-selected):not({first})")  # not a twin of the item either
         if not moved_on.count() and place.count():
-            place.first.click()
+            press(place.first)
     else:
-        table.locator(MARKED).first.click()
+        press(table.locator(MARKED).first)
     expect(guide).not_to_have_text(said)
 
 
@@ -141,9 +143,9 @@ def test_a_student_who_stops_mid_lesson_continues_there_after_a_reload(
     page.goto(f"{voila}/voila/render/{name}.ipynb")
     table = page.locator(LESSON_TABLE)
     guide = table.locator(".hk-guide")
-    for number in (1, 2):
+    for number in (1, 2):  # the first step by the keyboard alone, the second by the mouse
         expect(guide).to_contain_text(f"Step {number} of {steps}.")
-        follow_one_step(table, FIRST_CLICK[name])
+        follow_one_step(table, FIRST_CLICK[name], keys=number == 1)
     expect(guide).to_contain_text(f"Step 3 of {steps}.")
     page.reload()
     guide = page.locator(LESSON_TABLE).locator(".hk-guide")

@@ -99,12 +99,12 @@ def test_sombrero_board_shows_pieces_and_plays_a_step_by_keyboard(open_table: Op
     expect(square(table, "e2")).to_have_attribute("title", "e2: White, hatted; e1-e2 went here in the last move")
 
 
-# Logs each piece view.js glides (Element.animate on its copy of the square) with the square it lands on.
+# Logs each piece view.js glides (Element.animate on a square's ::after, its piece) with the square it lands on.
 WATCH_STEPS = """() => {
   window.hkSteps = [];
   const animate = Element.prototype.animate;
   Element.prototype.animate = function (...args) {
-    if (this.dataset.steps) window.hkSteps.push(this.dataset.steps);
+    if (args[1] && args[1].pseudoElement === "::after") window.hkSteps.push(this.title);
     return animate.apply(this, args);
   };
 }"""
@@ -119,8 +119,7 @@ def test_sombrero_a_piece_steps_to_its_square_as_the_reader_watches(
     square(table, "e2").click()
     expect(table.locator(".hk-message")).to_contain_text("White stepped e1-e2")
     page.wait_for_function("() => window.hkSteps.some(s => s.startsWith('e2: White, hatted'))")
-    expect(table.locator(".hk-stepping")).to_have_count(0)  # the copy is gone once the piece has arrived
-    expect(table.locator(".hk-arriving")).to_have_count(0)
+    expect(table.locator(".hk-arriving")).to_have_count(0)  # once it has arrived, the square shows its piece
 
 
 def test_sombrero_illegal_step_says_why_and_changes_nothing(
