@@ -248,6 +248,17 @@ def test_hats_a_card_dragged_onto_its_place_is_played(hats_table: Locator, repli
     expect(table.locator(".hk-ghost")).to_have_count(0)
 
 
+def test_hats_a_card_played_by_keys(hats_table: Locator, replica: HatsTable) -> None:
+    table, move = hats_table, first_exchange(replica)
+    hand_card(table, str(move.card)).press("Enter")
+    expect(table.locator(f'button.hk-selected[title="{move.card} in your hand"]')).to_have_attribute(
+        "aria-pressed", "true"
+    )
+    position(table, move.position).press("Space")
+    assert replica.try_move(str(move))
+    expect(table.locator(".hk-message")).to_contain_text(message_line(replica.game.events[0][0]))
+
+
 def test_hats_an_illegal_drop_says_why_and_changes_nothing(
     hats_table: Locator, replica: HatsTable, expect_evaluated: ExpectEvaluated
 ) -> None:
