@@ -41,6 +41,7 @@ import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from fnmatch import fnmatchcase
+from functools import cache
 from html import escape
 from pathlib import Path
 from typing import Any
@@ -48,6 +49,7 @@ from typing import Any
 from hatskit import Game, HatskitError, new_game
 from hatskit.bots import make_bot
 from hatskit.puzzles import (
+    Puzzle,
     PuzzleError,
     load_puzzles,
     quoted,
@@ -66,6 +68,9 @@ WILDCARDS = re.compile(r"[*?]")
 
 Chooser = Callable[[int, Game], Any]
 """``choose(seat, game) -> move``: a bot's move for ``seat`` (a table's own bots, or :func:`greedy_bots`)."""
+
+
+PuzzleFiles = Callable[[str], list[Puzzle]]  # a puzzle file's puzzles by its path from the lesson file's folder
 
 
 class LessonError(PuzzleError):
@@ -160,7 +165,10 @@ def load_lessons(path: str | Path) -> list[Lesson]:
     if not isinstance(entries, list) or not entries:
         raise LessonError(f"{source}: 'lessons' must be a list of lessons, not {quoted(entries)}")
     folder = Path(path).parent
-    lessons = [_lesson(entry, data["game"], folder, f"{source}, lesson {n}") for n, entry in enumerate(entries, 1)]
+    puzzle_files = cache(lambda name: load_puzzles(folder / name))  # each puzzle file read once per lesson file
+    lessons = [
+        _lesson(entry, data["game"], puzzle_files, f"{source}, lesson {n}") for n, entry in enumerate(entries, 1)
+    ]
     ids = [lesson.id for lesson in lessons]
     repeated = next((lesson_id for lesson_id in ids if ids.count(lesson_id) > 1), None)
     if repeated is not None:
@@ -168,15 +176,15 @@ def load_lessons(path: str | Path) -> list[Lesson]:
     return lessons
 
 
-def _lesson(entry: Any, game_id: str, folder: Path, where: str) -> Lesson:
+def _lesson(entry: Any, game_id: str, puzzle_files: PuzzleFiles, where: str) -> Lesson:
     """One lesson object, every field checked; its first step checked against its start."""
     read_object(entry, LESSON_FIELDS, where, LessonError)
     lesson_id = entry.get("id")
     if not isinstance(lesson_id, str) or not LESSON_ID.fullmatch(lesson_id):
         raise LessonError(f"{where}: 'id' must be small letters, digits and dashes, not {quoted(lesson_id)}")
     title = read_sentence(entry, "title", where, LessonError)
-    start, puzzle_steps = _start(entry, game_id, folder, where)
-    game = start()
+    start, puzzle_steps = _start(entry, game_id, puzzle_files, where)
+    game = start()  # a start that cannot make its game fails here, as the file is read
     seats = _seats(entry.get("seats"), game, where)
     steps = puzzle_steps or _steps(entry.get("steps"), where)
     finish = read_sentence(entry, "finish", where, LessonError) if "finish" in entry else ""
@@ -186,7 +194,7 @@ def _lesson(entry: Any, game_id: str, folder: Path, where: str) -> Lesson:
 
 
 def _start(
-    entry: Mapping[str, Any], game_id: str, folder: Path, where: str
+    entry: Mapping[str, Any], game_id: str, puzzle_files: PuzzleFiles, where: str
 ) -> tuple[Callable[[], Game], tuple[Step, ...]]:
     """How the lesson's game starts (a fresh game every call), and the steps a puzzle brings with it."""
     given = [name for name in STARTS if name in entry]
@@ -196,9 +204,8 @@ def _start(
         return _dealer(entry["deal"], game_id, where), ()
     if "position" in entry:
         position = dict(entry["position"]) if isinstance(entry["position"], Mapping) else entry["position"]
-        read_position(position, where, LessonError)
         return lambda: read_position(position, where, LessonError), ()
-    return _puzzle(entry["puzzle"], folder, where)
+    return _puzzle(entry["puzzle"], puzzle_files, where)
 
 
 def _dealer(deal: Any, game_id: str, where: str) -> Callable[[], Game]:
@@ -214,15 +221,14 @@ def _dealer(deal: Any, game_id: str, where: str) -> Callable[[], Game]:
         except (HatskitError, TypeError) as error:
             raise LessonError(f"{where}: 'deal' cannot start a game: {error}") from None
 
-    deal_game()
     return deal_game
 
 
-def _puzzle(value: Any, folder: Path, where: str) -> tuple[Callable[[], Game], tuple[Step, ...]]:
+def _puzzle(value: Any, puzzle_files: PuzzleFiles, where: str) -> tuple[Callable[[], Game], tuple[Step, ...]]:
     """A puzzle ("../puzzles/hats.json#3") as a start and one step."""
     file_name, _, number = value.partition("#") if isinstance(value, str) else ("", "", "")
     try:
-        puzzles = load_puzzles(folder / file_name) if file_name and number.isdigit() else []
+        puzzles = puzzle_files(file_name) if file_name and number.isdigit() else []
     except PuzzleError as error:
         raise LessonError(f"{where}: 'puzzle': {error}") from None
     if not 1 <= int(number or 0) <= len(puzzles):
