@@ -115,22 +115,32 @@ class SlowNetwork:
         return received
 
 
-# Waits in the page until the pad has drawn decision ``turn`` and ``ms`` more milliseconds have passed by the
-# page's own clock, then gives the middle of the fez button and that moment as milliseconds since the epoch (the
-# clock the DevTools protocol stamps input with). The next click on the pad leaves, before the pad's own handler
-# sees it, its time stamp and the time it was handled, both in ms after the card was drawn (``data-clicked``).
-WAIT_THEN_AIM = """(pad, [turn, ms]) => new Promise(done => {
+# Waits in the page until the pad has drawn a decision numbered ``turn`` or later in which the fez may be played,
+# and ``ms`` more milliseconds have passed by the page's own clock, then gives the middle of the fez button and that
+# moment as milliseconds since the epoch (the clock the DevTools protocol stamps input with). The next click on the
+# pad leaves, before the pad's own handler sees it, its time stamp and the time it was handled, both in ms after
+# the card was drawn, and the name of the button it hit (``data-clicked``). Gives up after a minute, saying what
+# the pad showed, rather than leave the test waiting for ever.
+WAIT_THEN_AIM = """(pad, [turn, ms]) => new Promise((done, fail) => {
+  const fez = () => pad.querySelector('button[aria-label^="play: your fez"]');
+  const giveUp = setTimeout(() => fail(new Error(
+    `no race for the fez after a minute: decision ${pad.dataset.turn}, fez ${fez()?.getAttribute("aria-disabled")}`
+  )), 60000);
   const aim = () => {
-    const box = pad.querySelector('button[aria-label^="play: your fez"]').getBoundingClientRect();
+    const box = fez().getBoundingClientRect();
     const shownAt = Number(pad.dataset.shownAt);
     const seen = (event) => {
-      pad.dataset.clicked = JSON.stringify([event.timeStamp - shownAt, performance.now() - shownAt]);
+      const hit = event.target.closest("button")?.getAttribute("aria-label") ?? event.target.className;
+      pad.dataset.clicked = JSON.stringify([event.timeStamp - shownAt, performance.now() - shownAt, hit]);
     };
     pad.addEventListener("click", seen, { capture: true, once: true });
+    clearTimeout(giveUp);
     done([box.x + box.width / 2, box.y + box.height / 2, performance.timeOrigin + shownAt + ms]);
   };
   const drawn = () => {
-    if (pad.dataset.turn !== String(turn) || !pad.dataset.shownAt) return requestAnimationFrame(drawn);
+    const playable = fez()?.getAttribute("aria-disabled") === "false";
+    const ready = Number(pad.dataset.turn) >= turn && pad.dataset.shownAt && playable;
+    if (!ready) return requestAnimationFrame(drawn);
     setTimeout(aim, Number(pad.dataset.shownAt) + ms - performance.now());
   };
   drawn();
@@ -172,7 +182,8 @@ def click_fez_after(page: Page, table: Locator, seconds: float) -> float:
     devtools.detach()
     expect(pad).to_have_attribute("data-clicked", re.compile(r"^\["))
     expect(pad.locator(".hk-race-top")).to_have_attribute("aria-label", "top card: fez")
-    stamped, handled = json.loads(pad.get_attribute("data-clicked") or "[]")
+    stamped, handled, hit = json.loads(pad.get_attribute("data-clicked") or "[]")
+    assert hit.startswith("play: your fez"), f"the click meant for the fez hit {hit!r}"
     assert handled >= stamped  # the click came no earlier than its stamp says: it was really made by then
     return float(stamped) / 1000
 
@@ -192,9 +203,14 @@ def narrated_time(table: Locator, who: str) -> float:
 def open_races(
     page: Page, open_table: Callable[[str, Path], Locator], races: Served
 ) -> tuple[Locator, Locator, Locator]:
+    """The three tables, once each has turned its reader's head card face down (O1: it shows for its first
+    2.5 s): a head card turning over moves the hand beside it, and a click aimed at the fez must find it there."""
     open_table(*races)
     tables = page.locator(GAME_TABLE)
     expect(tables).to_have_count(3)
+    for table in (tables.nth(0), tables.nth(1), tables.nth(2)):
+        head = race_pad(table).locator(".hk-race-head")
+        expect(head).to_have_attribute("aria-label", "play your head card, face down (key H)")
     return tables.nth(0), tables.nth(1), tables.nth(2)
 
 
