@@ -18,7 +18,8 @@ import pytest
 REPO = Path(__file__).resolve().parents[1]
 NOTEBOOK_DIR = REPO / "notebooks"
 NOTEBOOKS = sorted(NOTEBOOK_DIR.glob("*.ipynb"))  # the index and every game's notebook
-GAME_NOTEBOOKS = ("hats", "sombrero", "hats_off", "madder_than_a_hatter")  # the notebooks with a play table, by name
+# The notebooks with a play table, by name, each with the id of the game it teaches (hatskit.GAMES).
+GAME_NOTEBOOKS = {"hats": "hats", "sombrero": "sombrero", "hats_off": "hats-off", "madder_than_a_hatter": "madder"}
 STARTUP_SECONDS = 90
 VOILA_CELL_ERROR = "There was an error when executing cell"  # shown, tracebacks hidden, for a failed cell
 

@@ -25,10 +25,10 @@ sys.path.insert(0, str(REPO))
 import hatskit  # noqa: E402
 from hatskit.bots import make_bot  # noqa: E402
 from tests.browser.conftest import CHROMIUM, CHROMIUM_ARGS, app_command  # noqa: E402
-from tests.conftest import free_port  # noqa: E402
+from tests.conftest import GAME_NOTEBOOKS, free_port  # noqa: E402
 from widgets.links import position_code  # noqa: E402
 
-PAGES = {"hats": "hats", "sombrero": "sombrero", "hats-off": "hats_off", "madder": "madder_than_a_hatter"}
+PAGES = {game_id: notebook for notebook, game_id in GAME_NOTEBOOKS.items()}  # each game's page
 TITLES = {"hats": "Hats", "sombrero": "Sombrero", "hats-off": "Hats Off!", "madder": "Madder than a Hatter"}
 MOMENTS = ("start", "mid", "end")
 WIDTHS = (1280, 390)

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING
 import pytest
 from playwright.sync_api import expect
 
-from tests.conftest import NOTEBOOK_DIR
+from tests.conftest import GAME_NOTEBOOKS, NOTEBOOK_DIR
 
 if TYPE_CHECKING:
     from playwright.sync_api import Locator, Page
@@ -38,7 +38,6 @@ FIRST_CLICK = {
 }
 STAR = "★ Your first game"
 STEP = re.compile(r"Step \d+ of \d+\.")  # a guided step's heading
-GAME_IDS = {"hats": "hats", "sombrero": "sombrero", "hats_off": "hats-off", "madder_than_a_hatter": "madder"}
 
 
 def follow_one_step(table: Locator, first: str, keys: bool = False) -> None:
@@ -95,8 +94,8 @@ def test_a_student_follows_the_guided_first_game_earns_a_star_and_finds_it_after
     expect(table.locator(".hk-setup")).to_be_visible()  # the lesson is done: the table is the student's own
 
     page.goto(f"{voila}/voila/render/index.ipynb")  # the index lists the lessons with this browser's stars
-    expect(page.locator(f'[data-hk-lesson="{GAME_IDS[name]}/first-game"]')).to_contain_text("★ Your first game")
-    expect(page.locator(f'[data-hk-lesson^="{GAME_IDS[name]}/"]').nth(1)).to_contain_text("☆")  # not yet played
+    expect(page.locator(f'[data-hk-lesson="{GAME_NOTEBOOKS[name]}/first-game"]')).to_contain_text("★ Your first game")
+    expect(page.locator(f'[data-hk-lesson^="{GAME_NOTEBOOKS[name]}/"]').nth(1)).to_contain_text("☆")  # not yet played
 
     page.goto(f"{voila}/voila/render/{name}.ipynb")
     table = page.locator(LESSON_TABLE)
