@@ -14,6 +14,7 @@ from __future__ import annotations
 import importlib.util
 import os
 import sys
+import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -133,14 +134,34 @@ def expect_evaluated() -> Callable[[Locator, str, Any], None]:
     return wait_until_evaluates
 
 
+OUTCOMES = pytest.StashKey[dict[str, pytest.TestReport]]()  # a test's reports by phase ("setup", "call")
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Iterator[pytest.TestReport]:
+    """Each phase's report kept on the test (OUTCOMES), so a fixture can tell at teardown that the test failed."""
+    report = yield
+    item.stash.setdefault(OUTCOMES, {})[report.when] = report
+    return report
+
+
 @pytest.fixture
-def page(browser: Browser) -> Iterator[Page]:
-    """A fresh browser tab (its own context: no state shared between tests)."""
+def page(browser: Browser, request: pytest.FixtureRequest) -> Iterator[Page]:
+    """A fresh browser tab (its own context: no state shared between tests).
+
+    What the page said on its console, and any error its scripts threw, is printed when the test fails: a table
+    that never drew on a busy machine then says why (a widget that failed to load, a kernel that went away).
+    """
     context = browser.new_context(viewport={"width": 1280, "height": 1600})
     tab = context.new_page()
     tab.set_default_timeout(WIDGET_TIMEOUT_MS)
+    said: list[str] = []
+    tab.on("console", lambda message: said.append(f"{time.strftime('%X')} {message.type}: {message.text[:500]}"))
+    tab.on("pageerror", lambda error: said.append(f"{time.strftime('%X')} uncaught: {error}"))
     yield tab
     context.close()
+    if any(report.failed for report in request.node.stash.get(OUTCOMES, {}).values()):
+        print("The page's console, as the test failed:", *said[-60:], sep="\n  ")
 
 
 @pytest.fixture
