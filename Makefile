@@ -13,16 +13,24 @@ VENV := .venv
 BIN := $(VENV)/bin
 INSTALLED := $(VENV)/.hatskit-installed
 
-.PHONY: app test check lint site
+.PHONY: app test check lint site bytecode
 
 # Voilà reads its settings and its hook (config/voila.json, config/voila.py) from JUPYTER_CONFIG_PATH, and
 # finds the page template (share/jupyter/voila/templates/hatskit) on JUPYTER_PATH: the editable install
 # below leaves pyproject.toml's data-files out (a setuptools limitation, pypa/setuptools#3399). The browser
 # tests start it the same way (tests/browser/conftest.py, app_command).
-app: $(INSTALLED)
+app: $(INSTALLED) bytecode
 	@echo "hatskit: open http://127.0.0.1:$(PORT)/voila/render/index.ipynb  (Ctrl-C stops the server)"
 	HATSKIT_POOL=$(POOL) JUPYTER_CONFIG_PATH=$(CURDIR)/config JUPYTER_PATH=$(CURDIR)/share/jupyter \
 		$(BIN)/voila --port=$(PORT) notebooks
+
+# Every game page's kernel imports hatskit and widgets. The editable install leaves them as sources in this
+# checkout, and where PYTHONDONTWRITEBYTECODE is set (these machines, many container images) no kernel writes
+# their bytecode, so each page compiled some 60 modules again: about a third of a game page kernel's import CPU
+# (benchmarks/README.md). Written here, once, before serving; the browser tests and benchmarks do the same
+# (tests/browser/conftest.py, compile_bytecode), and so do binder/start and the README's hub image.
+bytecode: | $(BIN)/python
+	$(BIN)/python -m compileall -q hatskit widgets
 
 # Any failing step stops make with a non-zero status; pytest's own "no tests collected"
 # status (5) is non-zero too, so an empty run can never pass as green. Two pytest-xdist workers, each

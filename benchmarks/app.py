@@ -71,7 +71,7 @@ import psutil
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
-from tests.browser.conftest import CHROMIUM, CHROMIUM_ARGS, GAME_TABLE, app_command  # noqa: E402  (`make app`'s command)
+from tests.browser.conftest import CHROMIUM, CHROMIUM_ARGS, GAME_TABLE, app_command, compile_bytecode  # noqa: E402  (`make app`'s command)
 from tests.conftest import GAME_NOTEBOOKS, NOTEBOOK_DIR, NOTEBOOKS, free_port, stop  # noqa: E402
 
 TIMEOUT_MS = 120_000
@@ -352,6 +352,7 @@ def _rss(process: psutil.Process) -> int:
 @contextlib.contextmanager
 def serve(directory: Path, pool: int = 0, *options: str) -> Iterator[Served]:
     """Voilà serving ``directory`` as `make app POOL=pool` does, on a free loopback port, until the block ends."""
+    compile_bytecode()
     port = free_port()
     argv = [part.format(port=port) for part in app_command(directory, *options)]
     env = {**os.environ, "HATSKIT_POOL": str(pool), "PYTHONPATH": kernels_path()}

@@ -24,7 +24,7 @@ sys.path.insert(0, str(REPO))
 
 import hatskit  # noqa: E402
 from hatskit.bots import make_bot  # noqa: E402
-from tests.browser.conftest import CHROMIUM, CHROMIUM_ARGS, app_command  # noqa: E402
+from tests.browser.conftest import CHROMIUM, CHROMIUM_ARGS, app_command, compile_bytecode  # noqa: E402
 from tests.conftest import GAME_NOTEBOOKS, free_port  # noqa: E402
 from widgets.links import position_code  # noqa: E402
 
@@ -101,6 +101,7 @@ def gallery() -> str:
 
 def main() -> None:
     port = free_port()
+    compile_bytecode()
     command = [part.replace("{port}", str(port)) for part in app_command(REPO / "notebooks")]
     server = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import importlib.util
 import os
+import subprocess
 import sys
 import time
 from collections.abc import Callable, Iterator
@@ -52,6 +53,11 @@ def app_command(directory: Path, *options: str) -> list[str]:
     """
     paths = [f"JUPYTER_CONFIG_PATH={CONFIG}", f"JUPYTER_PATH={DATA}"]
     return ["env", *paths, str(VOILA), "--port={port}", *options, str(directory)]
+
+
+def compile_bytecode() -> None:
+    """Write hatskit's and widgets' bytecode, as `make app` does before it serves (the Makefile says why)."""
+    subprocess.run([sys.executable, "-m", "compileall", "-q", "hatskit", "widgets"], cwd=REPO, check=True)
 
 
 def not_run(message: str) -> None:
@@ -111,6 +117,8 @@ def serve_app(start_server: Callable[[list[str], str], Server]) -> Callable[...,
     Further arguments are settings for the command line, such as
     ``--MappingKernelManager.cull_interval=5``.
     """
+
+    compile_bytecode()
 
     def serve(directory: Path = REPO / "notebooks", *options: str) -> Server:
         return start_server(app_command(directory, *options), "/")
