@@ -573,7 +573,7 @@ def test_after_the_end_the_cards_are_off_and_the_seats_show_their_final_collecti
     assert not table.undo_button.disabled and not table.setup.new_game_button.disabled
     assert table.setup.primary, "New game… stands out as the next thing to press"
     for seat, row in enumerate(table.seat_rows):
-        assert "final collection:" in text(row) and "hidden card" not in row.value
+        assert "final collection (" in text(row) and "hidden card" not in row.value
         assert all(f'title="{card}' in row.value for card in view["collections"][seat])
         assert f'title="{view["favorites"][seat]}"' in row.value
 

@@ -140,11 +140,11 @@ class HatsOffTable(TableFrame):
         """Never: a race has one reader, and in step mode one reader plays every seat."""
         return False
 
-    def seat_label(self, seat: int) -> str:
-        """ "Ana (you)", "Ben (adult bot)": a bot is named by how fast it reacts."""
+    def seat_kind(self, seat: int) -> str:
+        """ "you", "adult bot": a bot is named by how fast it reacts."""
         if seat in self.reader_seats:
-            return super().seat_label(seat)
-        return f"{self.game.seat_names[seat]} ({self._racer(seat).name} bot)"
+            return super().seat_kind(seat)
+        return f"{self._racer(seat).name} bot"
 
     def set_level(self, level: str | None) -> None:
         """Let every bot react like ``level`` (None: as its seat's kind says), from its next move on."""
