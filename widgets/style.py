@@ -53,14 +53,11 @@ WIDGET_CSS = """
    (tea table, assembly line, pile) on a green cloth, the reader's own seat below it. The cards a seat panel
    draws are small; the reader's hand buttons keep their size. */
 .hk-table .hk-others { align-self: stretch; justify-content: center; align-items: stretch; gap: 8px; }
-.hk-table .hk-others > .hk-seatpanel { flex: 0 1 auto; }
-.hk-table .hk-middle { align-self: stretch; align-items: center; gap: 2px; margin: 4px 0; padding: 6px 10px;
-  border-radius: 16px; background: #e4eee0; color: #1a1a1a; }
+.hk-table .hk-middle { align-self: stretch; align-items: center; gap: 2px; }
 .hk-table .hk-own { align-self: stretch; align-items: center; }
 .hk-table .hk-own > .hk-seatpanel { max-width: 100%; }
 .hk-table .hk-seatpanel > .hk-hbox { align-items: center; }
 .hk-table .hk-seatcards .hk-card { width: 1.7em; height: 2.4em; font-size: .85em; }
-body[data-jp-theme-light="false"] .hk-table .hk-middle { background: #1e2b21; color: #eee; }
 body[data-jp-theme-light="false"] .hk-table .hk-middle .hk-poslabel { color: #c8c8c8; }
 .hk-table .hk-changed { position: relative; }
 .hk-table .hk-changed:not(.hk-cardbtn), .hk-table .hk-cardbtn.hk-changed > .hk-card { box-shadow: 0 0 0 3px #7a4fc2; }
