@@ -140,6 +140,12 @@ def hold_html(
     )
 
 
+def slot_html(label: str, content: str) -> str:
+    """The one card a seat keeps in a place of its own (a head card, a Haberdasher, a favorite hat), after
+    the place's name: no count, as it is always one."""
+    return f'<div class="hk-hold"><span class="hk-holdname">{escape(label)}</span>{content}</div>'
+
+
 def seat_classes(seat: int, to_move: bool) -> list[str]:
     """The classes of the element that holds everything of seat ``seat``: the page finds a seat's cards by
     ``hk-seat-<n>`` (the score sheet points at one seat's cards), a test counts seats by ``hk-seat``."""

@@ -24,7 +24,7 @@ from functools import partial
 from typing import Any
 
 from hatskit.core import EndPhase, ScoreLine
-from hatskit.drawing import escape, hold_html, seat_head_html
+from hatskit.drawing import escape, hold_html, seat_head_html, slot_html
 from hatskit.games.madder import DECLINE, DONE, Discard, HatAt, MadderOptions, MoveHat, Play, Swap, Take, card_set
 from hatskit.games.madder.components import (
     ABILITY,
@@ -61,6 +61,7 @@ WIDGET_CSS = """
 .hk-table .hk-seatcards .hk-hat { width: 5.2em; height: 4.6em; font-size: 1em; }
 .hk-table .hk-seatcards .hk-haber { width: 7em; height: auto; font-size: 1em; }
 .hk-table .hk-seatcards .hk-hatback { box-sizing: content-box; }  /* the other hands: small backs, as in style.py */
+.hk-table .hk-others .hk-seatcards :is(.hk-hat, .hk-haber) { font-size: .8em; }  /* the others' shops, smaller */
 .hk-table .hk-habertext { flex: 1 1 16em; }
 .hk-table .hk-seatpanel > .hk-btn { align-self: flex-start; }
 .hk-table .hk-btn.hk-choice { height: auto; min-height: 2em; white-space: normal; text-align: left; }
@@ -322,7 +323,7 @@ class MadderTable(TableFrame):
         )
         revealed = view["haberdashers"]
         if revealed is not None:
-            holds.append(hold_html("Haberdasher", [haberdasher_html(cards.haberdasher(revealed[seat]))]))
+            holds.append(slot_html("Haberdasher", haberdasher_html(cards.haberdasher(revealed[seat]))))
         inventory = view["inventories"][seat]
         holds.append(hold_html("inventory", [inventory_html(inventory, cards)], len(inventory)))
         return head + "".join(holds)

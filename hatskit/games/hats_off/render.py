@@ -10,7 +10,16 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from hatskit.drawing import back_html, escape, hold_html, seat_head_html, seat_panel_html, seats_order, style_tag
+from hatskit.drawing import (
+    back_html,
+    escape,
+    hold_html,
+    seat_head_html,
+    seat_panel_html,
+    seats_order,
+    slot_html,
+    style_tag,
+)
 from hatskit.games.hats_off.components import KIND_NAMES
 from hatskit.games.hats_off.positions import HatsOffView
 from hatskit.games.hats_off.positions import view as view_of
@@ -147,7 +156,7 @@ def seat_html(
         cards = [hat_card_html(kind, "", f"{name}'s {KIND_NAMES[kind]}") for kind in sorted(hand)]
     won = view["won_counts"][seat]
     holds = [
-        f'<div class="hk-hold"><span class="hk-holdname">head</span>{_head_html(view, seat, head)}</div>',
+        slot_html("head", _head_html(view, seat, head)),
         hold_html("hand", cards, view["hand_sizes"][seat], fan=hand is None),
         hold_html("won", [back_html(f"{name} won {won}")] * min(won, WON_DRAWN), won, empty="none yet"),
     ]
