@@ -449,3 +449,15 @@ def test_the_prompt_of_the_last_race_for_a_card_offers_only_the_call() -> None:
 def seats_text(table: HatsOffTable) -> str:
     """The other seats' panels as one line of words, spaces collapsed: "Ben young child bot ▶ to move ..."."""
     return " ".join(text(table.seat_rows).split())
+
+
+def test_the_other_seats_sit_above_the_pad_the_readers_below_each_marked_while_it_acts() -> None:
+    table, _ = race_table(0.1)
+    parts = list(table.table_area.children)
+    assert parts.index(table.seat_rows) < parts.index(table.pad) < parts.index(table.own_seat)
+    assert "hk-seat-1" in table.seat_rows.value and "hk-seat-0" not in table.seat_rows.value
+    own = " ".join(text(table.own_seat).split())
+    assert "hk-seat-0" in table.own_seat.value and own.startswith("Ana you ▶ to move"), "Ana flips next (O2)"
+    assert "flips next (O2)" in own and "▶ to move" not in seats_text(table)
+    assert seats_text(table).startswith("Ben") and "hand (" in seats_text(table) and "won (" in seats_text(table)
+    assert "fez" not in table.seat_rows.value and "beanie" not in table.own_seat.value, "hands stay on the pad"
