@@ -59,6 +59,7 @@ body[data-jp-theme-light="false"] .hk-table .hk-standin { color: #f0c46a; }
 .hk-tomovetag { padding: 0 .5em; border-radius: 1em; font-size: .8em; font-weight: 700; background: #1747a6;
   color: #fff; }
 .hk-seatnotes { font-size: .85em; color: #444; }
+.hk-holds { display: flex; flex-wrap: wrap; align-items: center; gap: 2px 16px; }
 .hk-hold { display: flex; flex-wrap: wrap; align-items: center; gap: 2px 6px; }
 .hk-holdname { font-size: .85em; font-weight: 600; min-width: 5.5em; }
 .hk-fan, .hk-stack { display: inline-flex; flex-wrap: wrap; align-items: flex-end; }
@@ -152,10 +153,17 @@ def seat_classes(seat: int, to_move: bool) -> list[str]:
     return ["hk-seatpanel", "hk-seat", f"hk-seat-{seat}", *(["hk-tomove"] if to_move else [])]
 
 
+def seat_contents_html(head: str, holds: Sequence[str]) -> str:
+    """What a seat shows: its name line (:func:`seat_head_html`) above what it holds (:func:`hold_html`, its hand,
+    its collection or inventory), side by side where there is room. A live table's seat box holds this with the
+    reader's buttons (widgets/seating.py)."""
+    return f'{head}<div class="hk-holds">{"".join(holds)}</div>'
+
+
 def seat_panel_html(seat: int, head: str, holds: Sequence[str], to_move: bool = False) -> str:
-    """One seat as a place at the table: its name line (:func:`seat_head_html`) above what it holds
-    (:func:`hold_html`: its hand, its collection or inventory), the one picture every game draws a seat with."""
-    return f'<div class="{" ".join(seat_classes(seat, to_move))}">{head}{"".join(holds)}</div>'
+    """One seat as a place at the table, the one picture every game draws a seat with (see
+    :func:`seat_contents_html`)."""
+    return f'<div class="{" ".join(seat_classes(seat, to_move))}">{seat_contents_html(head, holds)}</div>'
 
 
 def seats_order(players: int, bottom: int) -> list[int]:

@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from hatskit.drawing import back_html, escape, hold_html, seat_head_html, slot_html
+from hatskit.drawing import back_html, escape, hold_html, seat_contents_html, seat_head_html, slot_html
 from hatskit.games.hats import (
     HAND_SIZE,
     KINDS,
@@ -185,7 +185,7 @@ class HatsTable(TableFrame):
             holds.insert(0, slot_html("favorite hat", hat_card_html(view["favorites"][seat])))
         elif seat != view["seat"]:
             holds.insert(0, hold_html("hand", [back_html("hidden card")] * view["hand_sizes"][seat], fan=True))
-        return head + "".join(holds)
+        return seat_contents_html(head, holds)
 
 
 ACTION_TIPS = {

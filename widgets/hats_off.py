@@ -259,7 +259,7 @@ class HatsOffTable(TableFrame):
         if self.mode == "race":
             others = seats_order(view["players"], view["seat"])
             self.seat_rows.value = seats_html(view, kinds, others)
-            self.own_seat.value = seats_html(view, kinds, [view["seat"]])
+            self.own_seat.value = seats_html(view, kinds, [view["seat"]], on_pad=True)
             self._show_pad(view)
         else:
             self._show_steps(view, kinds)
@@ -471,10 +471,11 @@ def _call_prompt(view: HatsOffView) -> str:
     return ""
 
 
-def seats_html(view: HatsOffView, kinds: Sequence[str], seats: Sequence[int]) -> str:
-    """Some seats in public, side by side: each seat's head card and hand as backs, the cards it won, who flips
-    next (O2); the reader's own cards are on the race pad. The deck's count and the round come after them."""
-    panels = "".join(seat_html(view, seat, kinds[seat]) for seat in seats)
+def seats_html(view: HatsOffView, kinds: Sequence[str], seats: Sequence[int], on_pad: bool = False) -> str:
+    """Some seats in public, side by side: each seat's head card and hand as backs (or, ``on_pad``, left to the
+    race pad, where the reader's own are), the cards it won, who flips next (O2). The deck's count and the round
+    come after the reader's seat."""
+    panels = "".join(seat_html(view, seat, kinds[seat], on_pad=on_pad) for seat in seats)
     deck = f'<div class="hk-ho-note">deck: {cards(view["deck_size"])} · round {view["round"]}</div>'
     return f'<div class="hk-seats">{panels}</div>' + (deck if view["seat"] in seats else "")
 

@@ -24,7 +24,7 @@ from functools import partial
 from typing import Any
 
 from hatskit.core import EndPhase, ScoreLine
-from hatskit.drawing import escape, hold_html, seat_head_html, slot_html
+from hatskit.drawing import escape, hold_html, seat_contents_html, seat_head_html, slot_html
 from hatskit.games.madder import DECLINE, DONE, Discard, HatAt, MadderOptions, MoveHat, Play, Swap, Take, card_set
 from hatskit.games.madder.components import (
     ABILITY,
@@ -326,7 +326,7 @@ class MadderTable(TableFrame):
             holds.append(slot_html("Haberdasher", haberdasher_html(cards.haberdasher(revealed[seat]))))
         inventory = view["inventories"][seat]
         holds.append(hold_html("inventory", [inventory_html(inventory, cards)], len(inventory)))
-        return head + "".join(holds)
+        return seat_contents_html(head, holds)
 
 
 RULE_IDS = re.compile(r"\s*\(M\d(, M\d)*\)$")  # "(M5)" at the end of a score line's reason

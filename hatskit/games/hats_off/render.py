@@ -139,12 +139,18 @@ def _head_html(view: HatsOffView, seat: int, shown: str | None) -> str:
 
 
 def seat_html(
-    view: HatsOffView, seat: int, player: str, hand: Sequence[str] | None = None, head: str | None = None
+    view: HatsOffView,
+    seat: int,
+    player: str,
+    hand: Sequence[str] | None = None,
+    head: str | None = None,
+    on_pad: bool = False,
 ) -> str:
     """A seat's panel: its name and kind of ``player`` ("you", "adult bot"), its head card, its hand (``hand``
     None: backs, their count only; ``head`` None: the head card face down) and the pile of cards it won, counted.
 
-    The seats that act now are marked to move: the flipper at a flip, everyone still to move in a race.
+    The seats that act now are marked to move: the flipper at a flip, everyone still to move in a race. A
+    reader racing on the live table's pad (``on_pad``) has their head and hand there, so the panel leaves them out.
     """
     name = view["names"][seat]
     notes = ["has moved"] if seat in view["submitted"] else []
@@ -155,11 +161,13 @@ def seat_html(
     else:
         cards = [hat_card_html(kind, "", f"{name}'s {KIND_NAMES[kind]}") for kind in sorted(hand)]
     won = view["won_counts"][seat]
-    holds = [
-        slot_html("head", _head_html(view, seat, head)),
-        hold_html("hand", cards, view["hand_sizes"][seat], fan=hand is None),
-        hold_html("won", [back_html(f"{name} won {won}")] * min(won, WON_DRAWN), won, empty="none yet"),
-    ]
+    won_pile = hold_html("won", [back_html(f"{name} won {won}")] * min(won, WON_DRAWN), won, empty="none yet")
+    holds = [won_pile]
+    if not on_pad:
+        holds[:0] = [
+            slot_html("head", _head_html(view, seat, head)),
+            hold_html("hand", cards, len(cards), fan=hand is None),
+        ]
     return seat_panel_html(seat, seat_head_html(name, player, to_move, notes), holds, to_move)
 
 
