@@ -69,6 +69,7 @@ body[data-jp-theme-light="false"] .hk-table .hk-standin { color: #f0c46a; }
 .hk-stack > .hk-back:nth-child(n+2) { margin-left: -1.5em; }
 .hk-seatempty { font-size: .85em; font-style: italic; color: #555; }
 .hk-seats { display: flex; flex-wrap: wrap; justify-content: center; align-items: stretch; gap: 8px; }
+.hk-seats > .hk-seatpanel { flex: 1 1 18em; max-width: 36em; }
 .hk-middle { margin: 4px 0; padding: 6px 10px; border-radius: 16px; background: #e4eee0; color: #1a1a1a; }
 body[data-jp-theme-light="false"] .hk-middle { background: #1e2b21; color: #eee; }
 body[data-jp-theme-light="false"] .hk-seatpanel { border-color: #9a9a9a; background: #262626; color: #eee; }

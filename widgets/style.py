@@ -53,6 +53,7 @@ WIDGET_CSS = """
    (tea table, assembly line, pile) on a green cloth, the reader's own seat below it. The cards a seat panel
    draws are small; the reader's hand buttons keep their size. */
 .hk-table .hk-others { align-self: stretch; justify-content: center; align-items: stretch; gap: 8px; }
+.hk-table .hk-others > .hk-seatpanel { flex: 1 1 18em; max-width: 36em; }
 .hk-table .hk-middle { align-self: stretch; align-items: center; gap: 2px; }
 .hk-table .hk-own { align-self: stretch; align-items: center; }
 .hk-table .hk-own > .hk-seatpanel { max-width: 100%; }
