@@ -46,6 +46,38 @@ body[data-jp-theme-light="false"] :is(.hk, .hk-row, .hk-pos) :is(.hk-poslabel, .
 body[data-jp-theme-light="false"] .hk-movelist li.hk-last { background: #574400; }
 body[data-jp-theme-light="false"] .hk-score :is(th, td) { border-color: #666; }
 body[data-jp-theme-light="false"] .hk-table .hk-standin { color: #f0c46a; }
+/* A seat (seat_panel_html): a place at the table with its name, its kind of player, its hand and what it has
+   collected. The seat to move has a thick solid border and a "▶ to move" tag, not a colour alone. */
+.hk-seatpanel { display: flex; flex-direction: column; gap: 2px; box-sizing: border-box; min-width: 0; max-width: 100%;
+  padding: 4px 8px 6px; border: 2px dashed #8a8470; border-radius: 10px; background: #faf7ef; color: #222; }
+.hk-seatpanel.hk-tomove { border: 4px solid #1747a6; padding: 2px 6px 4px; }
+.hk-seathead { display: flex; flex-wrap: wrap; align-items: center; gap: 2px 6px; }
+.hk-seatname { font-weight: 700; font-size: 1.05em; }
+.hk-badge { padding: 0 .5em; border: 1px solid #6b6b6b; border-radius: 1em; font-size: .8em; background: #fff;
+  color: #333; }
+.hk-badge.hk-you { border-color: #1b5e20; background: #1b5e20; color: #fff; font-weight: 700; }
+.hk-tomovetag { padding: 0 .5em; border-radius: 1em; font-size: .8em; font-weight: 700; background: #1747a6;
+  color: #fff; }
+.hk-seatnotes { font-size: .85em; color: #444; }
+.hk-holds { display: flex; flex-wrap: wrap; align-items: center; gap: 2px 16px; }
+.hk-hold { display: flex; flex-wrap: wrap; align-items: center; gap: 2px 6px; }
+.hk-holdname { font-size: .85em; font-weight: 600; min-width: 5.5em; }
+.hk-fan, .hk-stack { display: inline-flex; flex-wrap: wrap; align-items: flex-end; }
+.hk-fan > .hk-back:nth-child(n+2) { margin-left: -.9em; }
+.hk-fan > .hk-back:nth-child(odd) { transform: rotate(-4deg); }
+.hk-fan > .hk-back:nth-child(even) { transform: rotate(4deg); }
+.hk-stack > .hk-back:nth-child(n+2) { margin-left: -1.5em; }
+.hk-seatempty { font-size: .85em; font-style: italic; color: #555; }
+.hk-seats { display: flex; flex-wrap: wrap; justify-content: center; align-items: stretch; gap: 8px; }
+.hk-seats > .hk-seatpanel { flex: 1 1 18em; max-width: 36em; }
+.hk-middle { margin: 4px 0; padding: 6px 10px; border-radius: 16px; background: #e4eee0; color: #1a1a1a; }
+body[data-jp-theme-light="false"] .hk-middle { background: #1e2b21; color: #eee; }
+body[data-jp-theme-light="false"] .hk-seatpanel { border-color: #9a9a9a; background: #262626; color: #eee; }
+body[data-jp-theme-light="false"] .hk-seatpanel.hk-tomove { border-color: #7fb0ff; }
+body[data-jp-theme-light="false"] .hk-badge { border-color: #aaa; background: #333; color: #eee; }
+body[data-jp-theme-light="false"] .hk-badge.hk-you { border-color: #8fdc97; background: #8fdc97; color: #111; }
+body[data-jp-theme-light="false"] .hk-tomovetag { background: #7fb0ff; color: #111; }
+body[data-jp-theme-light="false"] :is(.hk-seatnotes, .hk-seatempty) { color: #c8c8c8; }
 """
 
 # The short name of every ruling id (docs/rulings.md explains each one).
@@ -82,6 +114,62 @@ def back_html(label: str = "hidden card", extra_class: str = "") -> str:
     """A face-down card: its back only; ``extra_class`` lets a game size it as its faces (Madder's hats)."""
     classes = f"hk-card hk-back {extra_class}".strip()
     return f'<span class="{classes}" title="{escape(label)}" aria-label="{escape(label)}">?</span>'
+
+
+def seat_head_html(name: str, kind: str, to_move: bool = False, notes: Sequence[str] = ()) -> str:
+    """A seat's name line: its name, a badge for its kind of player ("you", "greedy bot", "a reader"), the
+    "▶ to move" tag when it is that seat's turn, and its public notes (actions played, the last cookie)."""
+    badge = "hk-badge hk-you" if kind == "you" else "hk-badge"
+    tag = '<span class="hk-tomovetag">▶ to move</span>' if to_move else ""
+    line = f'<span class="hk-seatnotes">{escape(" · ".join(notes))}</span>' if notes else ""
+    return (
+        f'<div class="hk-seathead"><span class="hk-seatname">{escape(name)}</span>'
+        f'<span class="{badge}">{escape(kind)}</span>{tag}{line}</div>'
+    )
+
+
+def hold_html(
+    label: str, cards: Sequence[str], count: int | None = None, fan: bool = False, empty: str = "none"
+) -> str:
+    """Cards a seat holds, after their name and count ("hand (3)", the count read before the cards). Face-down
+    cards overlap: fanned out (``fan``, a hand) or piled up (a stack, black hats); face-up cards lie side by
+    side, so each can be read. ``count`` defaults to the number of cards drawn."""
+    number = len(cards) if count is None else count
+    shown = "".join(cards) or f'<span class="hk-seatempty">{escape(empty)}</span>'
+    return (
+        f'<div class="hk-hold"><span class="hk-holdname">{escape(label)} ({number})</span>'
+        f'<span class="{"hk-fan" if fan else "hk-stack"}">{shown}</span></div>'
+    )
+
+
+def slot_html(label: str, content: str) -> str:
+    """The one card a seat keeps in a place of its own (a head card, a Haberdasher, a favorite hat), after
+    the place's name: no count, as it is always one."""
+    return f'<div class="hk-hold"><span class="hk-holdname">{escape(label)}</span>{content}</div>'
+
+
+def seat_classes(seat: int, to_move: bool) -> list[str]:
+    """The classes of the element that holds everything of seat ``seat``: the page finds a seat's cards by
+    ``hk-seat-<n>`` (the score sheet points at one seat's cards), a test counts seats by ``hk-seat``."""
+    return ["hk-seatpanel", "hk-seat", f"hk-seat-{seat}", *(["hk-tomove"] if to_move else [])]
+
+
+def seat_contents_html(head: str, holds: Sequence[str]) -> str:
+    """What a seat shows: its name line (:func:`seat_head_html`) above what it holds (:func:`hold_html`, its hand,
+    its collection or inventory), side by side where there is room. A live table's seat box holds this with the
+    reader's buttons (widgets/seating.py)."""
+    return f'{head}<div class="hk-holds">{"".join(holds)}</div>'
+
+
+def seat_panel_html(seat: int, head: str, holds: Sequence[str], to_move: bool = False) -> str:
+    """One seat as a place at the table, the one picture every game draws a seat with (see
+    :func:`seat_contents_html`)."""
+    return f'<div class="{" ".join(seat_classes(seat, to_move))}">{seat_contents_html(head, holds)}</div>'
+
+
+def seats_order(players: int, bottom: int) -> list[int]:
+    """The seats across the top of a table seen from ``bottom``'s chair: the players after it, in turn order."""
+    return [(bottom + step) % players for step in range(1, players)]
 
 
 def scoresheet_html(sheet: ScoreSheet) -> str:

@@ -704,3 +704,46 @@ def test_haberdashers_that_are_not_names_are_refused() -> None:
     position["haberdashers"][0] = ["a list"]
     with pytest.raises(RecordError, match="field 'haberdashers' must give each of the 3 players"):
         hatskit.load(position)
+
+
+# ---------------------------------------------------------------- score lines point at their hats
+
+
+def as_drawn(hat: str) -> str:
+    """The words a hat's card shows on the table (the page finds a card by them)."""
+    from hatskit.games.madder.render import hat_html
+
+    return re.sub(r"<[^>]+>", "", hat_html(hat, load_cards(str(DEFAULT_CARDS))))
+
+
+def test_a_style_line_names_its_hats_as_the_table_draws_them() -> None:
+    game = exercise(["Fedora"], ["Fedora*", "Fedora"], ["Boater"] * 3 + ["Boater*"], ["Homburg", "Beret"])
+    sheet = game.score()
+    assert sheet.lines_of(0)[0].shows == ("Fedora",)
+    assert sheet.lines_of(1)[0].shows == ("Fedora", "★Fedora") == (as_drawn("Fedora"), as_drawn("Fedora*"))
+    assert sheet.lines_of(2)[0].shows == ("Boater", "Boater", "Boater", "★Boater")
+    assert {line.category: line.shows for line in sheet.lines_of(3)} == {"Homburg": ("Homburg",), "Beret": ("Beret",)}
+
+
+def test_a_haberdasher_bonus_names_the_hats_it_rewards_and_a_missed_bonus_names_none() -> None:
+    hands = [["Newsboy"], ["Trilby"], ["Beret"]]
+    game = hatskit.load(end_position(inventories=[["Fedora"], ["Boater"] * 3, ["Bowler"]], hands=hands))
+    play_all(game, "done", "done", "done")
+    bonuses = {line.seat: line for line in game.score().lines if line.category.startswith("Haberdasher")}
+    assert bonuses[1].points == 3 and bonuses[1].shows == ("Boater",) * 3, "the Trendsetter's three Boaters"
+    assert all(line.shows == () for line in bonuses.values() if line.points == 0)
+
+
+def test_a_finished_rounds_lines_name_no_hats_their_hats_left_the_table() -> None:
+    position = end_position(
+        inventories=[["Boater"] * 3 + ["Beret"], ["Trilby"], ["Stetson"]],
+        hands=[[], [], []],
+        haberdashers=[TRENDSETTER, COLLECTOR, TAILOR],
+    )
+    game = hatskit.load(position)
+    assert any(line.shows for line in game.score().lines), "the round being played points at its hats"
+    while game.view(None)["round"] == 1:
+        legal = {str(move) for move in game.legal_moves()}
+        game.play(next(word for word in ("done", "decline") if word in legal))
+    finished = [line for line in game.score().lines if line.round == 1]
+    assert finished and all(line.shows == () for line in finished)

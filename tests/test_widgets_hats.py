@@ -573,7 +573,7 @@ def test_after_the_end_the_cards_are_off_and_the_seats_show_their_final_collecti
     assert not table.undo_button.disabled and not table.setup.new_game_button.disabled
     assert table.setup.primary, "New game… stands out as the next thing to press"
     for seat, row in enumerate(table.seat_rows):
-        assert "final collection:" in text(row) and "hidden card" not in row.value
+        assert "final collection (" in text(row) and "hidden card" not in row.value
         assert all(f'title="{card}' in row.value for card in view["collections"][seat])
         assert f'title="{view["favorites"][seat]}"' in row.value
 
@@ -666,3 +666,51 @@ def test_a_move_reaches_the_page_as_one_message_with_the_cards_it_changed() -> N
     press(table, table.position_buttons[exchange.position - 1], do="click")
     assert len(sent) == 1 and table.game.ply == 1
     assert table.position_buttons[exchange.position - 1].node()["text"] != before["text"]
+
+
+# ------------------------------------------------------------------ seats around the table
+
+
+def inside(box: Any) -> list[Any]:
+    """Every part inside a seat's box (the box itself first)."""
+    return list(box.parts())
+
+
+def test_each_seat_panel_names_its_player_and_its_kind_and_marks_the_seat_to_move() -> None:
+    table = new_table(seats=("reader", "greedy", "strong"))
+    panels = [text(line) for line in table.seat_rows]
+    assert panels[0].startswith("Ana you ▶ to move") and "▶ to move" not in panels[1] + panels[2]
+    assert panels[1].startswith("Ben greedy bot") and panels[2].startswith("Cleo strong bot")
+    assert [f"hk-seat-{seat}" in box._dom_classes for seat, box in enumerate(table.ring.boxes)] == [True] * 3
+    assert [("hk-tomove" in box._dom_classes) for box in table.ring.boxes] == [True, False, False]
+    assert 'class="hk-badge hk-you">you<' in table.seat_rows[0].value
+    assert (
+        f"hand ({table.game.view(0)['hand_sizes'][1]})" in panels[1]
+        and "collection (" in panels[1]
+        and "black hats (0)" in panels[1]
+    )
+
+
+def test_the_others_sit_across_the_top_and_the_reader_at_the_bottom_with_the_hand_buttons() -> None:
+    table = new_table()
+    boxes = table.ring.boxes
+    assert table.ring.top.children == (boxes[1], boxes[2]) and table.ring.bottom.children == (boxes[0],)
+    assert all(button in inside(boxes[0]) for button in [*table.hand_buttons, table.black_hat_button])
+    assert not any(button in inside(box) for box in boxes[1:] for button in table.hand_buttons)
+    backs = table.seat_rows[1].value.count('title="hidden card"')
+    assert backs == table.game.view(0)["hand_sizes"][1] > 0, "Ben's hand: card backs, as many as he holds"
+
+
+def test_readers_at_one_screen_move_the_seat_to_move_to_the_bottom_with_their_hand() -> None:
+    table = new_table(players=4, seats=("reader", "greedy", "reader", "greedy"))
+    table.guard.show_button.click()
+    play_first_option(table)  # Ana, then Ben (a bot); Cleo decides at this screen
+    table.guard.show_button.click()
+    boxes = table.ring.boxes
+    assert table.viewer == 2 and table.ring.bottom.children == (boxes[2],)
+    assert table.ring.top.children == (boxes[3], boxes[0], boxes[1]), "the others in turn order after Cleo"
+    assert all(button in inside(boxes[2]) for button in table.hand_buttons)
+    assert text(table.seat_rows[2]).startswith("Cleo a reader ▶ to move") and "hk-tomove" in boxes[2]._dom_classes
+    ana = table.seat_rows[0].value
+    assert ana.count('title="hidden card"') == table.game.view(2)["hand_sizes"][0] > 0
+    assert not any(f'title="{card}"' in ana for card in table.game.view(0)["hand"]), "Ana's hand stays hidden"

@@ -72,7 +72,7 @@ def test_the_same_answer_loses_to_a_bot_reacting_in_0_1_s() -> None:
     assert "Ana's play at 0.2 s is too late: the pile is won (Ben was first)" in said
     assert table.pad.result.startswith("Ben won 2 cards. Your play at 0.2 s is too late")
     assert table.pad.result.endswith("(Ben was 0.10 s faster)"), "why the race went as it did, on the pad"
-    assert "won 2 cards" in text(table.seat_rows).split("Ben")[1]
+    assert "won (2)" in seats_text(table).split("Ben")[1]
 
 
 def test_the_pad_says_when_the_readers_card_was_not_a_match() -> None:
@@ -234,11 +234,11 @@ def test_race_mode_seats_one_reader_and_says_no_to_a_new_game_with_two() -> None
 def test_a_level_seats_bots_that_react_like_it_and_the_reader_may_change_it() -> None:
     table = HatsOffTable(hatskit.new_game("hats-off", players=3, seed=1), level="young child", clock=ManualClock())
     assert table.seat_label(1) == "Ben (young child bot)" and table.seat_label(0) == "Ana (you)"
-    assert "Ben (young child bot)" in text(table.seat_rows) and table.level_box.value == "young child"
+    assert "Ben young child bot" in seats_text(table) and table.level_box.value == "young child"
     table.level_box.value = "quick adult"
-    assert "Cleo (quick adult bot)" in text(table.seat_rows)
+    assert "Cleo quick adult bot" in seats_text(table)
     table.level_box.value = None
-    assert "Cleo (adult bot)" in text(table.seat_rows)  # a greedy seat reacts like an adult
+    assert "Cleo adult bot" in seats_text(table)  # a greedy seat reacts like an adult
 
 
 def test_the_set_up_row_names_the_bots_as_the_table_does_when_a_level_is_chosen() -> None:
@@ -247,7 +247,7 @@ def test_the_set_up_row_names_the_bots_as_the_table_does_when_a_level_is_chosen(
     ben = table.setup.seat_boxes[1]
     table.level_box.value = "child"
     assert ben.pairs == [("a reader (you)", "reader"), ("child bot", "greedy")] and ben.value == "greedy"
-    assert "Ben (child bot)" in text(table.seat_rows)
+    assert "Ben child bot" in seats_text(table)
     press(table, ben, value=0)  # the reader takes Ben's seat for the next game: still a choice of the two
     assert ben.value == "reader" and [label for label, _ in ben.pairs] == ["a reader (you)", "child bot"]
     table.level_box.value = None
@@ -271,7 +271,7 @@ def test_a_whole_race_game_by_answers_ends_with_the_score() -> None:
     assert table.game.is_over and table.pad.phase == "over"
     assert table.pad.prompt == str(table.game.outcome())
     counts = table.game.view(0)["won_counts"]
-    assert f"won {counts[1]} card" in text(table.seat_rows).split("Ben")[1]
+    assert f"won ({counts[1]})" in seats_text(table).split("Ben")[1]
 
 
 # ------------------------------------------------------------------ hidden cards never reach a widget
@@ -444,3 +444,20 @@ def test_the_prompt_of_the_last_race_for_a_card_offers_only_the_call() -> None:
     data = {"game": "hats-off", "players": 2, "phase": "race", "race": 5, "flips": 1, "pile": ["fez"], "loose": loose}
     view = hatskit.load(data | {"hands": [["top", "beret"], ["fez", "chef"]], "heads": ["bowler", "cowboy"]}).view(0)
     assert prompt_text(view, can_act=True) == "The fez had its 4 races: only Hats Off! calls count now (space bar)"
+
+
+def seats_text(table: HatsOffTable) -> str:
+    """The other seats' panels as one line of words, spaces collapsed: "Ben young child bot ▶ to move ..."."""
+    return " ".join(text(table.seat_rows).split())
+
+
+def test_the_other_seats_sit_above_the_pad_the_readers_below_each_marked_while_it_acts() -> None:
+    table, _ = race_table(0.1)
+    parts = list(table.table_area.children)
+    assert parts.index(table.seat_rows) < parts.index(table.pad) < parts.index(table.own_seat)
+    assert "hk-seat-1" in table.seat_rows.value and "hk-seat-0" not in table.seat_rows.value
+    own = " ".join(text(table.own_seat).split())
+    assert "hk-seat-0" in table.own_seat.value and own.startswith("Ana you ▶ to move"), "Ana flips next (O2)"
+    assert "flips next (O2)" in own and "▶ to move" not in seats_text(table)
+    assert seats_text(table).startswith("Ben") and "hand (" in seats_text(table) and "won (" in seats_text(table)
+    assert "fez" not in table.seat_rows.value and "beanie" not in table.own_seat.value, "hands stay on the pad"

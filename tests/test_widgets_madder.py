@@ -278,3 +278,21 @@ def test_the_set_up_row_leaves_the_card_file_to_the_teacher_and_keeps_it() -> No
     assert "cards" not in table.setup.option_boxes, "no unexplained 'cards' box for a student"
     game, _ = table.setup.chosen()
     assert game.head["options"] == {"cards": ""}
+
+
+# ------------------------------------------------------------------ seats around the table
+
+
+def test_each_seats_inventory_button_sits_in_its_panel_the_readers_hand_at_the_bottom() -> None:
+    table = table_at(turn_position())
+    boxes = table.ring.boxes
+    assert all(button in list(box.parts()) for box, button in zip(boxes, table.target_buttons, strict=True))
+    assert all(f"hk-seat-{seat}" in box._dom_classes for seat, box in enumerate(boxes))
+    assert table.ring.top.children == (boxes[1], boxes[2]) and table.ring.bottom.children == (boxes[0],)
+    assert all(button in list(boxes[0].parts()) for button in table.hand_buttons)
+    assert text(table.seat_rows[0]).startswith("Ana you ▶ to move") and "hk-tomove" in boxes[0]._dom_classes
+    assert text(table.seat_rows[1]).startswith("Ben greedy bot") and "hk-tomove" not in boxes[1]._dom_classes
+    ben = table.game.view(0)
+    assert f"hand ({ben['hand_sizes'][1]})" in text(table.seat_rows[1])
+    assert f"inventory ({len(ben['inventories'][1])})" in text(table.seat_rows[1])
+    assert table.seat_rows[1].value.count('title="hidden hat"') == ben["hand_sizes"][1], "Ben's hand: backs only"

@@ -326,3 +326,13 @@ def test_rule_ids_show_once_each_as_tags() -> None:
     assert text(table.message).count("(S3)") == 1
     assert '<abbr class="hk-rule" title="rule S3: Capture">(S3)</abbr>' in table.message.value
     assert '<abbr class="hk-rule" title="rule S2: Actions">(S2)</abbr>' in table.message.value
+
+
+def test_a_badge_for_each_side_black_above_the_board_white_below_the_side_to_move_marked() -> None:
+    table = new_table()
+    rows = list(table.table_area.children)
+    black, white = table.side_lines[1], table.side_lines[0]
+    assert rows.index(black) < rows.index(next(p for p in rows if "hk-sb-grid" in p._dom_classes)) < rows.index(white)
+    assert text(white).startswith("White you ▶ to move") and "hats (8)" in text(white)
+    assert text(black).startswith("Black greedy bot") and "to move" not in text(black) and "hats (8)" in text(black)
+    assert "hk-seat-0" in white.value and "hk-seat-1" in black.value and "hk-tomove" in white.value

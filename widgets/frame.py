@@ -238,9 +238,14 @@ class TableFrame(View):
 
     def seat_label(self, seat: int) -> str:
         """A seat's name and who sits there: "Ana (you)", "Ben (greedy bot)"; "Ana (a reader)" when readers share."""
+        return f"{self.game.seat_names[seat]} ({self.seat_kind(seat)})"
+
+    def seat_kind(self, seat: int) -> str:
+        """Who sits at ``seat``, as its seat panel's badge says it: "you", "greedy bot", "a reader"."""
         kind = self.seats[seat]
-        reader = "a reader" if self.readers_share else "you"
-        return f"{self.game.seat_names[seat]} ({reader if kind == READER else f'{bot_name(self.game_id, kind)} bot'})"
+        if kind == READER:
+            return "a reader" if self.readers_share else "you"
+        return f"{bot_name(self.game_id, kind)} bot"
 
     def why_not(self, notation: str) -> str | None:
         """None when the reader may play ``notation`` at the shown position, else the sentence that says why not."""

@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from hatskit.drawing import back_html, escape
+from hatskit.drawing import back_html, escape, hold_html, seat_contents_html, seat_head_html, slot_html
 from hatskit.games.hats import (
     HAND_SIZE,
     KINDS,
@@ -37,6 +37,7 @@ from hatskit.games.hats.render import hat_card_html
 from widgets import ui
 from widgets.frame import TableFrame
 from widgets.parts import column, html_line, named_button, row, set_face, set_marks, show
+from widgets.seating import SeatRing
 
 MARKS = ("hk-legal", "hk-selected", "hk-hint", "hk-changed")
 CARD_CLASSES = ("hk-cardbtn", "hk-big", "hk-facedown", *MARKS)
@@ -59,16 +60,17 @@ class HatsTable(TableFrame):
         self.black_hat_button = self._action_button("black hat", "black {card}")
         self.optional_button = self._action_button(optional, f"{optional} {{card}}")
         self.give_back_button = self._action_button("give back", "back {card}")
-        self.seat_rows = [html_line("hk-seat") for _ in range(players)]
+        self.seat_rows = [html_line("hk-seatcards") for _ in range(players)]
         self.table_info = html_line("hk-info")
         self.hand_label = html_line("hk-label")
-        return [
-            row([html_line("hk-label", "tea table"), html_line("", ENDMARK), *self._labelled_positions()]),
-            *self.seat_rows,
-            self.table_info,
-            row([self.hand_label, *self.hand_buttons]),
-            row([self.black_hat_button, self.optional_button, self.give_back_button]),
-        ]
+        hand_row = row([self.hand_label, *self.hand_buttons])
+        hand_row.add_class("hk-handrow")
+        actions = row([self.black_hat_button, self.optional_button, self.give_back_button])
+        self.ring = SeatRing([[line] for line in self.seat_rows], [hand_row, actions])
+        tea_table = row([html_line("hk-label", "tea table"), html_line("", ENDMARK), *self._labelled_positions()])
+        middle = column([tea_table, self.table_info])
+        middle.add_class("hk-middle")
+        return [self.ring.top, middle, self.ring.bottom]
 
     def _action_button(self, name: str, template: str) -> ui.Button:
         """A button that plays ``template`` with the selected card; its tooltip says what and why."""
@@ -122,6 +124,7 @@ class HatsTable(TableFrame):
         self._show_actions(view, hint)
         for seat, seat_row in enumerate(self.seat_rows):
             seat_row.value = self._seat_html(view, seat, before["collections"][seat])
+        self.ring.place(view["seat"], [] if view["to_move"] is None else [view["to_move"]])
         self.table_info.value = _info_html(view)
         over = view["to_move"] is None
         for button in [*self.position_buttons, *self.hand_buttons, *self.action_buttons]:
@@ -166,31 +169,23 @@ class HatsTable(TableFrame):
             set_marks(button, ["hk-hint"] if button is hinted else [], MARKS)
 
     def _seat_html(self, view: dict[str, Any], seat: int, collection_before: list[str]) -> str:
-        """One seat: who sits there, markers, hand (backs for others), collection and black hats.
+        """One seat: who sits there, its notes, its hand (backs for others; the reader's is the buttons below),
+        its collection and its black hats.
 
-        After the end the hand is the favorite hat, shown face up (H6), and
-        the row shows the final collection.
+        After the end the hand is the favorite hat, shown face up (H6), and the collection is the final one.
         """
-        mine = seat == view["seat"]
         notes = [f"{view['played'][seat]}/{MAIN_ACTIONS} main actions"]
         notes += ["holds the last cookie"] if view["cookie"] == seat else []
-        notes += ["▶ to move"] if view["to_move"] == seat else []
-        count = view["hand_sizes"][seat]
-        hand = f"{count} card(s), shown below" if mine else back_html("hidden card") * count
+        head = seat_head_html(view["names"][seat], self.seat_kind(seat), view["to_move"] == seat, notes)
         new = [card for card in view["collections"][seat] if card not in collection_before]
-        collection = "".join(_collected_html(card, card in new) for card in view["collections"][seat]) or "none yet"
-        blacks = _own_black_hats(view) if mine else (back_html("black hat") * view["black_hat_counts"][seat] or "none")
-        black_hats = f"black hats ({view['black_hat_counts'][seat]}): {blacks}"
+        collection = [_collected_html(card, card in new) for card in view["collections"][seat]]
+        final = "final " if view["favorites"] else ""
+        holds = [hold_html(f"{final}collection", collection, empty="none yet"), _black_hats_html(view, seat)]
         if view["favorites"]:
-            favorite = hat_card_html(view["favorites"][seat])
-            cards = f"final collection: {collection} · {black_hats} · favorite hat {favorite}"
-        else:
-            cards = f"hand: {hand} · collection: {collection} · {black_hats}"
-        return (
-            f'<div class="hk-row"><span class="hk-label">{escape(self.seat_label(seat))}</span>'
-            f"{escape(' · '.join(notes))}</div>"
-            f'<div class="hk-row">{cards}</div>'
-        )
+            holds.insert(0, slot_html("favorite hat", hat_card_html(view["favorites"][seat])))
+        elif seat != view["seat"]:
+            holds.insert(0, hold_html("hand", [back_html("hidden card")] * view["hand_sizes"][seat], fan=True))
+        return seat_contents_html(head, holds)
 
 
 ACTION_TIPS = {
@@ -235,12 +230,17 @@ def _moves(count: int) -> str:
     return "move" if count == 1 else f"{count} moves"
 
 
-def _own_black_hats(view: dict[str, Any]) -> str:
-    """The viewer's own black hats: face down for everyone else, so shown to their owner as black cards.
+def _black_hats_html(view: dict[str, Any], seat: int) -> str:
+    """A seat's black hats as a stack of backs; the viewer's own as black cards, face down for everyone else
+    but shown to their owner.
 
     Black, not dimmed: a dimmed card is a duplicate type that will not score (H7).
     """
-    return "".join(hat_card_html(card, "hk-blackhat") for card in view["my_black_hats"]) or "none"
+    if seat == view["seat"]:
+        cards = [hat_card_html(card, "hk-blackhat") for card in view["my_black_hats"]]
+    else:
+        cards = [back_html("black hat")] * view["black_hat_counts"][seat]
+    return hold_html("black hats", cards, view["black_hat_counts"][seat])
 
 
 def _card_order(card: str) -> tuple[int, int]:

@@ -35,10 +35,10 @@ from typing import Any, ClassVar, cast
 
 from hatskit.bots import Bot
 from hatskit.core import Event, Game
-from hatskit.drawing import back_html, escape
+from hatskit.drawing import seats_order
 from hatskit.games.hats_off import KIND_NAMES, MAX_RACES, Call, Flip, HatsOffMove, HatsOffView, Pass, Play, Wear
 from hatskit.games.hats_off.bots import LEVELS, RacerBot
-from hatskit.games.hats_off.render import view_html
+from hatskit.games.hats_off.render import seat_html, view_html
 from widgets import ui
 from widgets.frame import BOT, READER, TableFrame
 from widgets.parts import html_line, named_button, row, show
@@ -140,11 +140,11 @@ class HatsOffTable(TableFrame):
         """Never: a race has one reader, and in step mode one reader plays every seat."""
         return False
 
-    def seat_label(self, seat: int) -> str:
-        """ "Ana (you)", "Ben (adult bot)": a bot is named by how fast it reacts."""
+    def seat_kind(self, seat: int) -> str:
+        """ "you", "adult bot": a bot is named by how fast it reacts."""
         if seat in self.reader_seats:
-            return super().seat_label(seat)
-        return f"{self.game.seat_names[seat]} ({self._racer(seat).name} bot)"
+            return super().seat_kind(seat)
+        return f"{self._racer(seat).name} bot"
 
     def set_level(self, level: str | None) -> None:
         """Let every bot react like ``level`` (None: as its seat's kind says), from its next move on."""
@@ -173,9 +173,10 @@ class HatsOffTable(TableFrame):
 
     def build_table(self) -> list[ui.Part]:
         self.seat_rows = html_line("hk-ho-seats")
+        self.own_seat = html_line("hk-ho-own")
         if self.mode == "race":
             self.pad = RacePad(self.answered, timeout=self.answer_seconds)
-            return [self.pad, self.seat_rows, self._level_box()]
+            return [self.seat_rows, self.pad, self.own_seat, self._level_box()]
         self.picture = html_line("hk-ho-picture")
         self.seat_box = ui.Dropdown(description="who", tooltip="the player who acts now")
         self.move_box = ui.Dropdown(description="does", tooltip="what that player does")
@@ -254,13 +255,14 @@ class HatsOffTable(TableFrame):
 
     def show_table(self, shown: dict[str, Any]) -> None:
         view = cast(HatsOffView, shown)  # the frame passes game.view(viewer): a Hats Off! view
-        labels = [self.seat_label(seat) for seat in range(view["players"])]
+        kinds = [self.seat_kind(seat) for seat in range(view["players"])]
         if self.mode == "race":
-            self.seat_rows.value = seats_html(view, labels)
+            others = seats_order(view["players"], view["seat"])
+            self.seat_rows.value = seats_html(view, kinds, others)
+            self.own_seat.value = seats_html(view, kinds, [view["seat"]], on_pad=True)
             self._show_pad(view)
         else:
-            self.seat_rows.value = ""
-            self._show_steps(view)
+            self._show_steps(view, kinds)
 
     def _show_pad(self, view: HatsOffView) -> None:
         seat = view["seat"]
@@ -351,12 +353,12 @@ class HatsOffTable(TableFrame):
     def _who(self, view: HatsOffView, seat: int) -> str:
         return "You" if seat == view["seat"] and len(self.reader_seats) == 1 else view["names"][seat]
 
-    def _show_steps(self, view: HatsOffView) -> None:
+    def _show_steps(self, view: HatsOffView, kinds: list[str]) -> None:
         shown = self.shown()
         views = {seat: shown.view(seat) for seat in self.reader_seats}
         hands = [views[s]["hand"] if s in views else None for s in range(view["players"])]
         heads = [views[s]["head"] if s in views else None for s in range(view["players"])]
-        self.picture.value = view_html(view, hands, heads)
+        self.picture.value = view_html(view, hands, heads, kinds)
         acting = [seat for seat in shown.acting if seat in self.reader_seats]
         keep = self.seat_box.value if self.seat_box.value in acting else (acting[0] if acting else None)
         self.seat_box.options = [(self.seat_label(seat), seat) for seat in acting]
@@ -469,19 +471,13 @@ def _call_prompt(view: HatsOffView) -> str:
     return ""
 
 
-def seats_html(view: HatsOffView, labels: Sequence[str]) -> str:
-    """Every seat in public: head card back, hand size, cards won, and who flips next (O2)."""
-    rows = []
-    for seat, label in enumerate(labels):
-        head = back_html(f"{view['names'][seat]}'s head card") if view["has_head"][seat] else "no head card"
-        notes = [f"{view['hand_sizes'][seat]} in hand", f"won {cards(view['won_counts'][seat])}"]
-        notes += ["flips next (O2)"] if view["phase"] == "flip" and view["flipper"] == seat else []
-        rows.append(
-            f'<div class="hk-row hk-ho-seat"><span class="hk-label">{escape(label)}</span>'
-            f'{head}<span class="hk-ho-note">{escape(" · ".join(notes))}</span></div>'
-        )
+def seats_html(view: HatsOffView, kinds: Sequence[str], seats: Sequence[int], on_pad: bool = False) -> str:
+    """Some seats in public, side by side: each seat's head card and hand as backs (or, ``on_pad``, left to the
+    race pad, where the reader's own are), the cards it won, who flips next (O2). The deck's count and the round
+    come after the reader's seat."""
+    panels = "".join(seat_html(view, seat, kinds[seat], on_pad=on_pad) for seat in seats)
     deck = f'<div class="hk-ho-note">deck: {cards(view["deck_size"])} · round {view["round"]}</div>'
-    return "".join(rows) + deck
+    return f'<div class="hk-seats">{panels}</div>' + (deck if view["seat"] in seats else "")
 
 
 def _and(names: Sequence[str]) -> str:

@@ -24,7 +24,7 @@ from functools import partial
 from typing import Any
 
 from hatskit.core import EndPhase, ScoreLine
-from hatskit.drawing import escape
+from hatskit.drawing import escape, hold_html, seat_contents_html, seat_head_html, slot_html
 from hatskit.games.madder import DECLINE, DONE, Discard, HatAt, MadderOptions, MoveHat, Play, Swap, Take, card_set
 from hatskit.games.madder.components import (
     ABILITY,
@@ -51,18 +51,19 @@ from hatskit.games.madder.render import (
 from widgets import ui
 from widgets.frame import TableFrame
 from widgets.parts import column, html_line, named_button, row, set_face, set_marks, show
+from widgets.seating import SeatRing
 
 MARKS = ("hk-legal", "hk-selected", "hk-hint")
 HAND_SLOTS = 8  # more than a hand ever holds: 3 dealt, at most one more from an ability
 WIDGET_CSS = """
 .hk-table .hk-cardbtn.hk-hatbtn > .hk-hat { font-size: 1.1em; }
 /* A seat's hats and Haberdasher as big as the render's STYLE draws them (a seat's cards are small in style.py) */
-.hk-table .hk-seat .hk-hat { width: 5.2em; height: 4.6em; font-size: 1em; }
-.hk-table .hk-seat .hk-haber { width: 7em; height: auto; font-size: 1em; }
-.hk-table .hk-seat .hk-hatback { box-sizing: content-box; }  /* the other hands: small backs, as in style.py */
+.hk-table .hk-seatcards .hk-hat { width: 5.2em; height: 4.6em; font-size: 1em; }
+.hk-table .hk-seatcards .hk-haber { width: 7em; height: auto; font-size: 1em; }
+.hk-table .hk-seatcards .hk-hatback { box-sizing: content-box; }  /* the other hands: small backs, as in style.py */
+.hk-table .hk-others .hk-seatcards :is(.hk-hat, .hk-haber) { font-size: .8em; }  /* the others' shops, smaller */
 .hk-table .hk-habertext { flex: 1 1 16em; }
-.hk-table .hk-seatrow { flex-wrap: wrap; align-items: flex-start; }
-.hk-table .hk-seatrow > .hk-btn { flex: none; }
+.hk-table .hk-seatpanel > .hk-btn { align-self: flex-start; }
 .hk-table .hk-btn.hk-choice { height: auto; min-height: 2em; white-space: normal; text-align: left; }
 .hk-table .hk-rounds td, .hk-table .hk-rounds th { padding: 1px 8px; text-align: center; }
 .hk-table .hk-standin { color: #6a4b00; font-style: italic; }
@@ -85,10 +86,14 @@ class MadderTable(TableFrame):
         self.round_info = html_line("hk-info")
         self.line_row = html_line("hk-line")
         self.target_buttons = [self._target_button(seat) for seat in range(players)]
-        self.seat_rows = [html_line("hk-seat") for _ in range(players)]
+        self.seat_rows = [html_line("hk-seatcards") for _ in range(players)]
         self.hand_label = html_line("hk-label")
         self.hand_buttons = [self._hand_button(index) for index in range(HAND_SLOTS)]
         self.haberdasher_line = html_line("hk-haberdasher")
+        hand_row = row([self.hand_label, *self.hand_buttons])
+        hand_row.add_class("hk-handrow")
+        seats = [[line, button] for line, button in zip(self.seat_rows, self.target_buttons, strict=True)]
+        self.ring = SeatRing(seats, [hand_row, self.haberdasher_line])
         self.ability_prompt = html_line("hk-ability")
         self._hand: list[str] = []  # the hats on the hand buttons, in order
         self.picked: int | None = None  # the hand button clicked last
@@ -102,15 +107,14 @@ class MadderTable(TableFrame):
         self.round_end = html_line("hk-roundend")
         self.next_round_button = named_button("next round", NEXT_ROUND_TIP, self.next_round, primary=True)
         self.round_end_box = column([self.round_end, self.next_round_button])
-        seats = [_seat_box(button, cards) for button, cards in zip(self.target_buttons, self.seat_rows, strict=True)]
+        middle = column([self.round_info, self.line_row])
+        middle.add_class("hk-middle")
         return [
             html_line("", f"<style>{STYLE}{WIDGET_CSS}</style>"),
             self.round_end_box,
-            self.round_info,
-            self.line_row,
-            *seats,
-            row([self.hand_label, *self.hand_buttons]),
-            self.haberdasher_line,
+            self.ring.top,
+            middle,
+            self.ring.bottom,
             self.ability_prompt,
             self.choice_box,
             row([self.decline_button, self.done_button]),
@@ -240,6 +244,7 @@ class MadderTable(TableFrame):
             marks += ["hk-hint"] if isinstance(hint, Play) and hint.to == seat else []
             set_marks(button, marks, MARKS)
             button.disabled = view["to_move"] is None
+        self.ring.place(self.viewer, [] if view["to_move"] is None else [view["to_move"]])
 
     def _show_hand(self, view: MadderView, cards: CardSet, hand: list[str], moves: list[Any], hint: Any) -> None:
         seat = view["seat"]
@@ -308,26 +313,20 @@ class MadderTable(TableFrame):
             set_marks(button, ["hk-hint"] if hinted else [], MARKS)
 
     def _seat_html(self, view: MadderView, cards: CardSet, seat: int) -> str:
-        """One seat: who sits there, its marks, hand (backs for others), inventory and, once revealed, Haberdasher."""
+        """One seat: who sits there, its notes, its hand (backs for others; the reader's is the buttons below),
+        its Haberdasher once revealed, and its inventory, where the hats played into it lie (M3)."""
         notes = ["deals"] if view["dealer"] == seat else []
         notes += ["✓ done"] if seat in view["done"] else []
-        notes += ["▶ to move"] if view["to_move"] == seat else []
-        count = view["hand_sizes"][seat]
-        hand = f"{count} hat(s), shown below" if seat == view["seat"] else hat_back_html() * count or "none"
-        revealed = view["haberdashers"]
-        haberdasher = "" if revealed is None else f" · {haberdasher_html(cards.haberdasher(revealed[seat]))}"
-        head = f"{escape(self.seat_label(seat))}{' · ' if notes else ''}{escape(' · '.join(notes))}"
-        return (
-            f'<div class="hk-row"><span class="hk-label">{head}</span> hand: {hand}{haberdasher}</div>'
-            f'<div class="hk-row">inventory: {inventory_html(view["inventories"][seat], cards)}</div>'
+        head = seat_head_html(view["names"][seat], self.seat_kind(seat), view["to_move"] == seat, notes)
+        holds = (
+            [] if seat == view["seat"] else [hold_html("hand", [hat_back_html()] * view["hand_sizes"][seat], fan=True)]
         )
-
-
-def _seat_box(button: ui.Button, cards: ui.HTML) -> ui.HBox:
-    """A seat's button (play the selected hat there) beside its row; on a narrow screen the row wraps below."""
-    box = row([button, cards])
-    box.add_class("hk-seatrow")
-    return box
+        revealed = view["haberdashers"]
+        if revealed is not None:
+            holds.append(slot_html("Haberdasher", haberdasher_html(cards.haberdasher(revealed[seat]))))
+        inventory = view["inventories"][seat]
+        holds.append(hold_html("inventory", [inventory_html(inventory, cards)], len(inventory)))
+        return seat_contents_html(head, holds)
 
 
 RULE_IDS = re.compile(r"\s*\(M\d(, M\d)*\)$")  # "(M5)" at the end of a score line's reason

@@ -31,7 +31,7 @@ from urllib.parse import quote
 from hatskit.drawing import escape
 from hatskit.games.sombrero.components import BLACK, FILES, SIDES, WHITE, parse_square, square_name
 from hatskit.games.sombrero.moves import Jump, Step
-from hatskit.games.sombrero.render import draw_counts, piece_svg
+from hatskit.games.sombrero.render import draw_counts, piece_svg, side_html
 from widgets import ui
 from widgets.frame import TableFrame
 from widgets.parts import html_line, named_button, set_face
@@ -119,9 +119,18 @@ class SombreroTable(TableFrame):
     def build_table(self) -> list[ui.Part]:
         self.squares = {square_name(square): self._square_button(square) for square in range(64)}
         self.turn_line = html_line("hk-sb-turn")
+        self.side_lines = [html_line("hk-sb-seat") for _ in SEATS]
         grid = ui.GridBox(self._grid_cells())
         grid.add_class("hk-sb-grid")
-        return [html_line("", board_style()), self.turn_line, grid, html_line("hk-sb-legend", escape(LEGEND))]
+        legend = html_line("hk-sb-legend", escape(LEGEND))
+        return [
+            html_line("", board_style()),
+            self.turn_line,
+            self.side_lines[BLACK],
+            grid,
+            self.side_lines[WHITE],
+            legend,
+        ]
 
     def _square_button(self, square: int) -> ui.Button:
         """A square: it knows its name and colour; show_table gives it its piece, tooltip and marks."""
@@ -189,6 +198,9 @@ class SombreroTable(TableFrame):
             _show_square(button, name, view, notes[name])
             button.disabled = over
         self.turn_line.value = escape(self._turn_text(view))
+        for seat, line in zip(SEATS, self.side_lines, strict=True):
+            kind = self.seat_kind(seat)
+            line.value = side_html(seat, view["names"][seat], kind, view["hats"][seat], view["to_move"] == seat)
 
     def _annotations(self, view: dict[str, Any]) -> defaultdict[str, list[tuple[str, str]]]:
         """Each square's marks, each with the words its tooltip adds (empty words add none)."""

@@ -49,8 +49,17 @@ WIDGET_CSS = """
 .hk-table .hk-message.hk-error { border-left: 4px dashed #b00020; color: #b00020; }
 .hk-table .hk-status { font-weight: 600; }
 .hk-table .hk-poslabel { text-align: center; color: #555; font-size: .85em; }
-.hk-table .hk-seat { margin: 2px 0; }
-.hk-table .hk-seat .hk-card { width: 1.7em; height: 2.4em; font-size: .85em; }
+/* Seats around the table (widgets/seating.py): the others across the top, side by side and wrapping, the middle
+   (tea table, assembly line, pile) on a green cloth, the reader's own seat below it. The cards a seat panel
+   draws are small; the reader's hand buttons keep their size. */
+.hk-table .hk-others { align-self: stretch; justify-content: center; align-items: stretch; gap: 8px; }
+.hk-table .hk-others > .hk-seatpanel { flex: 1 1 18em; max-width: 36em; }
+.hk-table .hk-middle { align-self: stretch; align-items: center; gap: 2px; }
+.hk-table .hk-own { align-self: stretch; align-items: center; }
+.hk-table .hk-own > .hk-seatpanel { max-width: 100%; }
+.hk-table .hk-seatpanel > .hk-hbox { align-items: center; }
+.hk-table .hk-seatcards .hk-card { width: 1.7em; height: 2.4em; font-size: .85em; }
+body[data-jp-theme-light="false"] .hk-table .hk-middle .hk-poslabel { color: #c8c8c8; }
 .hk-table .hk-changed { position: relative; }
 .hk-table .hk-changed:not(.hk-cardbtn), .hk-table .hk-cardbtn.hk-changed > .hk-card { box-shadow: 0 0 0 3px #7a4fc2; }
 .hk-table .hk-changed::before { content: "✱"; position: absolute; top: 0; right: .15em; font-size: .7em;

@@ -281,7 +281,7 @@ def test_hats_the_played_and_the_taken_card_slide_where_the_engine_put_them(
     # A card's drawing reads as its notation ("♥5"); the played card ends on its position, the taken one in
     # the reader's collection, as the engine says.
     played = f"{move.card} -> position {move.position}: {move.card}"
-    into_seat = f"{taken} -> seat Ana (you)"
+    into_seat = f"{taken} -> seat Ana"
     expect(table.locator(".hk-message")).to_contain_text("Ana exchanged")
     page.wait_for_function(
         "([a, b]) => window.hkSlides.some(s => s.startsWith(a)) && window.hkSlides.includes(b)", arg=[played, into_seat]

@@ -248,15 +248,16 @@ def test_clicking_the_matching_card_wins_the_pile(
     page: Page, open_table: Callable[[str, Path], Locator], races: Served
 ) -> None:
     *_, table = open_races(page, open_table, races)
-    seats = table.locator(".hk-ho-seats")
-    expect(seats).to_contain_text("Ana (you)")
+    ana = table.locator(".hk-seat-0")
+    expect(ana).to_contain_text("Ana")
+    expect(ana.locator(".hk-badge")).to_have_text("you")
     assert "chef" not in table.inner_html() and "party" not in table.inner_html()  # Ben's cards stay in the kernel
     pad, _ = flip(table)
     expect(pad.locator(".hk-race-prompt")).to_contain_text("Match the fez!")
     fez_button(pad).click()
     expect(table.locator(".hk-message")).to_contain_text("a match! Ana wins the pile of 2 cards")
     expect(pad.locator(".hk-race-result")).to_contain_text("You won 2 cards. You played a fez from the hand at")
-    expect(seats).to_contain_text("won 2 cards")
+    expect(ana).to_contain_text("won (2)")
     expect(pad.locator(".hk-race-prompt")).to_contain_text("press F")  # the winner flips next (O2)
 
 

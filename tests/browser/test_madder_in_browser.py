@@ -61,4 +61,4 @@ def test_a_hat_clicked_into_bens_inventory(open_table: Callable[[str, Path], Loc
     into_ben.click()
     expect(table.locator(".hk-message")).to_contain_text(f"Ana put a {hat} into Ben's inventory")
     title = f"{hat.removesuffix('*')} (Premium)" if hat.endswith("*") else hat
-    expect(table.locator(".hk-seat").nth(1).locator(f'.hk-hat[title="{title}"]')).not_to_have_count(0)
+    expect(table.locator(".hk-seat-1").locator(f'.hk-hat[title="{title}"]')).not_to_have_count(0)

@@ -6,7 +6,16 @@ every hand shown for teaching.
 
 from __future__ import annotations
 
-from hatskit.drawing import back_html, card_html, escape, style_tag
+from hatskit.drawing import (
+    back_html,
+    card_html,
+    escape,
+    hold_html,
+    seat_head_html,
+    seat_panel_html,
+    seats_order,
+    style_tag,
+)
 from hatskit.games.hats.components import KIND_NAMES, SEAT_NAMES, Card, parse_card
 from hatskit.games.hats.scoring import face_up_positions
 from hatskit.games.hats.state import HatsState
@@ -29,23 +38,27 @@ def tea_table_html(table: list[Card]) -> str:
 
 
 def table_html(state: HatsState, seat: int | None = None) -> str:
-    """A whole position as ``seat`` sees it (None: every hand shown, for teaching)."""
-    rows = [tea_table_html(state.table)]
-    for s in range(state.players):
-        rows.append(_seat_html(state, s, show_hand=seat is None or seat == s))
+    """A whole position as ``seat`` sees it (None: every hand shown, for teaching): the other seats across the
+    top, the tea table in the middle, ``seat``'s own (Ana's for teaching) at the bottom."""
+    bottom = 0 if seat is None else seat
+    others = "".join(_seat_html(state, s, seat) for s in seats_order(state.players, bottom))
     cookie = SEAT_NAMES[state.cookie] if state.cookie is not None else "the napkin (nobody)"
-    rows.append(f'<div class="hk-row">Last cookie: <b>{escape(cookie)}</b> · deck {len(state.deck)} cards</div>')
-    return f'{style_tag()}<div class="hk">{"".join(rows)}</div>'
+    info = f'<div class="hk-row">Last cookie: <b>{escape(cookie)}</b> · deck {len(state.deck)} cards</div>'
+    middle = f'<div class="hk-middle">{tea_table_html(state.table)}{info}</div>'
+    body = f'<div class="hk-seats">{others}</div>{middle}{_seat_html(state, bottom, seat)}'
+    return f'{style_tag()}<div class="hk">{body}</div>'
 
 
-def _seat_html(state: HatsState, seat: int, show_hand: bool) -> str:
-    """One seat's hand (backs unless shown) and collection, its black hats as backs."""
-    hand = state.hands[seat]
-    shown_hand = "".join(hat_card_html(c) for c in sorted(hand)) if show_hand else back_html() * len(hand)
-    collection = "".join(hat_card_html(c) for c in state.collections[seat])
-    blacks = back_html("black hat") * len(state.black_hats[seat])
-    name = escape(SEAT_NAMES[seat])
-    return (
-        f'<div class="hk-row"><span class="hk-label">{name} hand</span>{shown_hand}</div>'
-        f'<div class="hk-row"><span class="hk-label">{name} collection</span>{collection}{blacks}</div>'
-    )
+def _seat_html(state: HatsState, seat: int, viewer: int | None) -> str:
+    """One seat's panel: its hand (backs unless ``viewer`` may see it), its collection, its black hats as backs."""
+    hand = sorted(state.hands[seat])
+    shown = viewer is None or viewer == seat
+    cards = [hat_card_html(c) for c in hand] if shown else [back_html()] * len(hand)
+    holds = [
+        hold_html("hand", cards, fan=not shown),
+        hold_html("collection", [hat_card_html(c) for c in state.collections[seat]], empty="none yet"),
+        hold_html("black hats", [back_html("black hat")] * len(state.black_hats[seat])),
+    ]
+    kind = "you" if seat == viewer else "player"
+    head = seat_head_html(SEAT_NAMES[seat], kind, state.to_move == seat)
+    return seat_panel_html(seat, head, holds, state.to_move == seat)

@@ -10,7 +10,16 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from hatskit.drawing import back_html, escape, style_tag
+from hatskit.drawing import (
+    back_html,
+    escape,
+    hold_html,
+    seat_head_html,
+    seat_panel_html,
+    seats_order,
+    slot_html,
+    style_tag,
+)
 from hatskit.games.hats_off.components import KIND_NAMES
 from hatskit.games.hats_off.positions import HatsOffView
 from hatskit.games.hats_off.positions import view as view_of
@@ -23,8 +32,6 @@ STYLE = """
 .hk-ho-card svg { width: 3.4em; height: 2.6em; }
 .hk-ho-name { font-size: .75em; font-weight: 700; line-height: 1.1; text-align: center; }
 .hk-ho-big { transform: scale(1.35); margin: 14px 18px; }
-.hk-ho-seat { border-left: 4px solid transparent; padding-left: 4px; }
-.hk-ho-acting { border-left-color: #1f6fd1; }
 .hk-ho-note { color: #555; font-size: .85em; }
 .hk-ho-status { margin: 4px 0; font-weight: 600; }
 """
@@ -131,23 +138,40 @@ def _head_html(view: HatsOffView, seat: int, shown: str | None) -> str:
     return hat_card_html(shown, "", f"{name}'s head card: {KIND_NAMES[shown]}{looking}")
 
 
-def _seat_html(view: HatsOffView, seat: int, hand: Sequence[str] | None, head: str | None) -> str:
+def seat_html(
+    view: HatsOffView,
+    seat: int,
+    player: str,
+    hand: Sequence[str] | None = None,
+    head: str | None = None,
+    on_pad: bool = False,
+) -> str:
+    """A seat's panel: its name and kind of ``player`` ("you", "adult bot"), its head card, its hand (``hand``
+    None: backs, their count only; ``head`` None: the head card face down) and the pile of cards it won, counted.
+
+    The seats that act now are marked to move: the flipper at a flip, everyone still to move in a race. A
+    reader racing on the live table's pad (``on_pad``) has their head and hand there, so the panel leaves them out.
+    """
     name = view["names"][seat]
-    cards = (
-        "".join(hat_card_html(kind, "", f"{name}'s {KIND_NAMES[kind]}") for kind in sorted(hand))
-        if hand is not None
-        else back_html(f"{name}'s hand card") * view["hand_sizes"][seat]
-    )
+    notes = ["has moved"] if seat in view["submitted"] else []
+    notes += ["flips next (O2)"] if view["phase"] == "flip" and view["flipper"] == seat else []
+    to_move = seat in view["acting"]
+    if hand is None:
+        cards = [back_html(f"{name}'s hand card")] * view["hand_sizes"][seat]
+    else:
+        cards = [hat_card_html(kind, "", f"{name}'s {KIND_NAMES[kind]}") for kind in sorted(hand)]
     won = view["won_counts"][seat]
-    notes = [f"won {won} card{'s' if won != 1 else ''}"]
-    if seat in view["submitted"]:
-        notes.append("has moved")
-    acting = " hk-ho-acting" if seat in view["acting"] else ""
-    return (
-        f'<div class="hk-row hk-ho-seat{acting}"><span class="hk-label">{escape(name)}</span>'
-        f"head {_head_html(view, seat, head)} hand {cards}"
-        f'<span class="hk-ho-note">{escape(", ".join(notes))}</span></div>'
-    )
+    won_pile = hold_html("won", [back_html(f"{name} won {won}")] * min(won, WON_DRAWN), won, empty="none yet")
+    holds = [won_pile]
+    if not on_pad:
+        holds[:0] = [
+            slot_html("head", _head_html(view, seat, head)),
+            hold_html("hand", cards, len(cards), fan=hand is None),
+        ]
+    return seat_panel_html(seat, seat_head_html(name, player, to_move, notes), holds, to_move)
+
+
+WON_DRAWN = 4  # the won pile is drawn as at most this many backs; its count says how many it holds
 
 
 def _match_html(view: HatsOffView) -> str:
@@ -172,14 +196,22 @@ def view_html(
     view: HatsOffView,
     hands: Sequence[Sequence[str] | None] | None = None,
     heads: Sequence[str | None] | None = None,
+    kinds: Sequence[str] | None = None,
 ) -> str:
-    """A seat's view as a table; ``hands`` and ``heads`` reveal the cards they give (None: a seat's stay hidden)."""
-    rows = [f'<div class="hk-ho-status">{escape(status_text(view))}</div>', _pile_html(view), _loose_html(view)]
-    for seat in range(view["players"]):
-        hand = hands[seat] if hands is not None else view["hand"] if seat == view["seat"] else None
-        head = heads[seat] if heads is not None else view["head"] if seat == view["seat"] else None
-        rows.append(_seat_html(view, seat, hand, head))
-    rows.append(_match_html(view))
+    """A seat's view as a table: the other seats across the top, the pile in the middle, the viewer's seat at
+    the bottom. ``hands`` and ``heads`` reveal the cards they give (None: a seat's stay hidden); ``kinds`` says
+    who sits where (by default "you" at the viewer's seat, "player" elsewhere)."""
+    bottom = view["seat"] if view["seat"] is not None else 0
+    kinds = kinds or ["you" if seat == view["seat"] else "player" for seat in range(view["players"])]
+
+    def seat(number: int) -> str:
+        hand = hands[number] if hands is not None else view["hand"] if number == view["seat"] else None
+        head = heads[number] if heads is not None else view["head"] if number == view["seat"] else None
+        return seat_html(view, number, kinds[number], hand, head)
+
+    others = "".join(seat(number) for number in seats_order(view["players"], bottom))
+    rows = [f'<div class="hk-ho-status">{escape(status_text(view))}</div>', f'<div class="hk-seats">{others}</div>']
+    rows += ['<div class="hk-middle">', _pile_html(view), _loose_html(view), "</div>", seat(bottom), _match_html(view)]
     return f'{style_html()}<div class="hk">{"".join(rows)}</div>'
 
 

@@ -11,7 +11,16 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from hatskit.drawing import back_html, escape, style_tag
+from hatskit.drawing import (
+    back_html,
+    escape,
+    hold_html,
+    seat_head_html,
+    seat_panel_html,
+    seats_order,
+    slot_html,
+    style_tag,
+)
 from hatskit.games.madder.components import (
     ABILITY,
     END,
@@ -174,14 +183,18 @@ def inventory_html(inventory: Sequence[str], cards: CardSet) -> str:
 
 
 def table_html(state: MadderState, seat: int | None = None) -> str:
-    """A whole position as ``seat`` sees it (None: every hand and Haberdasher shown, for teaching)."""
+    """A whole position as ``seat`` sees it (None: every hand and Haberdasher shown, for teaching): the other
+    seats across the top, the assembly line in the middle, ``seat``'s own (Ana's for teaching) at the bottom."""
     cards = state.cards
-    rows = [f'<div class="hk-row"><small>{escape(cards.label)}</small></div>', _status(state)]
+    bottom = 0 if seat is None else seat
+    others = "".join(_seat_html(state, s, seat) for s in seats_order(state.players, bottom))
+    middle = [f'<div class="hk-row"><small>{escape(cards.label)}</small></div>', _status(state)]
     if state.phase != EXERCISE:
-        rows.append(line_html(state.line, cards, len(state.deck)))
-    rows += [_seat_html(state, s, seat) for s in range(state.players)]
+        middle.append(line_html(state.line, cards, len(state.deck)))
     if state.discard:
-        rows.append(f'<div class="hk-row"><span class="hk-label">discarded</span>{_hats(state.discard, cards)}</div>')
+        middle.append(f'<div class="hk-row"><span class="hk-label">discarded</span>{_hats(state.discard, cards)}</div>')
+    rows = [f'<div class="hk-seats">{others}</div>', f'<div class="hk-middle">{"".join(middle)}</div>']
+    rows.append(_seat_html(state, bottom, seat))
     return f'{style_tag()}<style>{STYLE}</style><div class="hk">{"".join(rows)}</div>'
 
 
@@ -200,20 +213,23 @@ def _hats(hats: Sequence[str], cards: CardSet) -> str:
 
 
 def _seat_html(state: MadderState, seat: int, viewer: int | None) -> str:
-    name = escape(SEAT_NAMES[seat])
-    inventory = inventory_html(state.inventories[seat], state.cards)
-    rows = [f'<div class="hk-row"><span class="hk-label">{name} inventory</span>{inventory}</div>']
-    if state.phase == EXERCISE:
-        return "".join(rows)
+    """One seat's panel: its hand (backs unless ``viewer`` may see it), its Haberdasher (a back while secret)
+    and its inventory; a scoring exercise has inventories only."""
+    inventory = state.inventories[seat]
+    holds = [hold_html("inventory", [inventory_html(inventory, state.cards)], len(inventory))]
     sees = viewer is None or viewer == seat
-    hand = _hats(sorted(state.hands[seat]), state.cards) if sees else hat_back_html() * len(state.hands[seat])
-    rows.append(f'<div class="hk-row"><span class="hk-label">{name} hand</span>{hand}</div>')
-    if state.haberdashers is not None:
+    if state.phase != EXERCISE:
+        hats = state.hands[seat]
+        hand = _hats(sorted(hats), state.cards) if sees else hat_back_html() * len(hats)
+        holds.insert(0, hold_html("hand", [hand], len(hats), fan=not sees))
+    if state.phase != EXERCISE and state.haberdashers is not None:
         shown = sees or state.phase in (HABERDASHERS, OVER)
         card = state.cards.haberdasher(state.haberdashers[seat])
         label = f"{haberdasher_html(card)}<span>{escape(card.text)}</span>" if shown else _secret_haberdasher()
-        rows.append(f'<div class="hk-row"><span class="hk-label">{name} Haberdasher</span>{label}</div>')
-    return "".join(rows)
+        holds.insert(1, slot_html("Haberdasher", label))
+    to_move = state.turn == seat and state.phase not in (EXERCISE, OVER)
+    head = seat_head_html(SEAT_NAMES[seat], "you" if seat == viewer else "player", to_move)
+    return seat_panel_html(seat, head, holds, to_move)
 
 
 def _secret_haberdasher() -> str:

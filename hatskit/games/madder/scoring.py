@@ -20,6 +20,7 @@ from hatskit.games.madder.components import (
     SEAT_NAMES,
     Ability,
     CardSet,
+    is_premium,
     style_of,
 )
 
@@ -43,6 +44,17 @@ def style_points(count: int) -> int:
     return EXCLUSIVE_POINTS if count == HATS_PER_STYLE else 0
 
 
+def drawn(hat: str) -> str:
+    """A hat as its card reads on the table ("Beret", "★Beret" for the Premium, render.hat_html): the name a
+    score line's ``shows`` gives it, so the page can point at the hats the line counts."""
+    return f"★{style_of(hat)}" if is_premium(hat) else hat
+
+
+def style_hats(inventory: Sequence[str], style: str) -> tuple[str, ...]:
+    """The hats of ``style`` in an inventory as the table draws them, in the inventory's drawn order."""
+    return tuple(drawn(hat) for hat in sorted(inventory) if style_of(hat) == style)
+
+
 def _plural(style: str, count: int) -> str:
     return f"{count} {style}" if count == 1 else f"{count} {style}s"
 
@@ -61,7 +73,8 @@ def style_lines(
             why = f"all {HATS_PER_STYLE} hats of a style, an Exclusive, score {EXCLUSIVE_POINTS}"
         else:
             why = "2 or 3 hats of a style score nothing"
-        lines.append(ScoreLine(seat, style, style_points(count), f"{_plural(style, count)}: {why} (M5)", round_number))
+        why = f"{_plural(style, count)}: {why} (M5)"
+        lines.append(ScoreLine(seat, style, style_points(count), why, round_number, style_hats(inventory, style)))
     return lines
 
 
@@ -79,7 +92,14 @@ def bonus_lines(
         why = f"no style with exactly {wanted} hats ({card.text}) (M6)"
         return [ScoreLine(seat, category, 0, why, round_number)]
     return [
-        ScoreLine(seat, category, points, f"{_plural(style, wanted)}: {card.text} (M6)", round_number)
+        ScoreLine(
+            seat,
+            category,
+            points,
+            f"{_plural(style, wanted)}: {card.text} (M6)",
+            round_number,
+            style_hats(inventory, style),
+        )
         for style in matched
     ]
 
@@ -119,7 +139,7 @@ def score(state: MadderState) -> ScoreSheet:
     if state.phase == EXERCISE:
         lines = round_lines(state.inventories, None, state.cards, None)
         return ScoreSheet(tuple(lines), names, note="a scoring exercise: the hats alone, no Haberdashers")
-    done = tuple(line for lines in state.scores for line in lines)
+    done = tuple(line._replace(shows=()) for lines in state.scores for line in lines)  # their hats left the table
     if state.phase == OVER:
         return ScoreSheet(done, names)
     revealed = state.haberdashers if state.phase == HABERDASHERS else None

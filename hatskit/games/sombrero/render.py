@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from hatskit.drawing import escape, style_tag
+from hatskit.drawing import escape, hold_html, seat_head_html, seat_panel_html, style_tag
 from hatskit.games.sombrero import positions, scoring
 from hatskit.games.sombrero.components import (
     ENDGAME_ACTIONS,
@@ -44,6 +44,7 @@ STYLE = """
 .hk-sb-board td.hk-sb-hl { box-shadow: inset 0 0 0 4px #1f6fd1; }
 .hk-sb-board svg { width: 2.4em; height: 2.4em; display: block; margin: auto; }
 .hk-sb-status { margin: 2px 0; }
+.hk-sb-side svg { width: 1.8em; height: 1.8em; display: block; }
 """
 _FILL = ("#fbf8ef", "#2b2b2b")
 _LINE = ("#222", "#000")
@@ -62,6 +63,15 @@ def piece_svg(seat: int, hatted: bool) -> str:
         else ""
     )
     return f'<svg viewBox="0 0 40 40" aria-hidden="true">{body}{hat}</svg>'
+
+
+def side_html(seat: int, name: str, player: str, hats: int, to_move: bool) -> str:
+    """One side's seat panel beside the board: its name, who plays it (``player``: "you", "strong bot"), its
+    hats as a hatted piece with their count, and the "to move" tag while it acts (S2)."""
+    piece = (
+        f'<span class="hk-sb-side" role="img" aria-label="{escape(name)} hatted piece">{piece_svg(seat, True)}</span>'
+    )
+    return seat_panel_html(seat, seat_head_html(name, player, to_move), [hold_html("hats", [piece], hats)], to_move)
 
 
 def square_html(state: SombreroState, square: int, highlighted: bool) -> str:
