@@ -60,3 +60,13 @@ def test_the_page_runs_without_its_tagged_cells_and_the_rest_shows_the_same(name
     for cell, outputs in zip([cell for cell in notebook.cells if checked_by_nbval(cell)], saved, strict=True):
         if not tagged(cell):
             assert comparable(cell.outputs) == outputs, cell.source
+
+
+@pytest.mark.parametrize("name", ["index", *GAME_NOTEBOOKS])
+def test_no_notebook_saves_its_widgets_state(name: str) -> None:
+    """A notebook run with `jupyter nbconvert --execute` saves every widget's state in its metadata: each table's
+    whole tree, which made hats.ipynb five times its size and is sent with every page. The tables are live
+    (their state comes from the page's own kernel), so none is kept: run notebooks with
+    `--ExecutePreprocessor.store_widget_state=False` (or from JupyterLab, which keeps none unless asked)."""
+    notebook = nbformat.read(NOTEBOOK_DIR / f"{name}.ipynb", as_version=4)
+    assert "widgets" not in notebook.metadata
