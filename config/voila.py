@@ -72,7 +72,7 @@ TEXT_PAGE_TEMPLATE = """{%- extends 'lab/index.html.j2' -%}
 {%- block footer_js -%}<style>.hk-lessonlist { list-style: none; padding-left: 1em; }
 .hk-lessonlist .hk-starsays { position: absolute; left: -9999px; }</style>
 <script>
-// The stars of the lessons lists (hatskit.lessons.stars_html), from what this browser kept for each game
+// The stars of the lessons lists (hatskit.drawing.stars_html), from what this browser kept for each game
 // (widgets/progress.js, localStorage "hatskit.lessons.<game>"): no server is asked.
 for (const item of document.querySelectorAll("[data-hk-lesson]")) {
   const key = item.dataset.hkLesson;

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:  # only for the hints: the contract (core) draws its score sheets with this module
     from hatskit.core import Event, Outcome, ScoreSheet
+    from hatskit.lessons import Lesson
 
 # One style sheet for every view, keyed by ``hk-`` classes. In JupyterLab's dark theme (Voilà's
 # ``?theme=dark``; its <body> says data-jp-theme-light="false") cards stay light, as cards are, and what
@@ -293,3 +294,17 @@ def _shows(cards: Sequence[str]) -> str:
 def _round_prefix(round_number: int | None) -> str:
     """ "round 2 · " before a line of a game played in rounds, nothing otherwise."""
     return "" if round_number is None else f"round {round_number} · "
+
+
+def stars_html(lessons: Sequence[Lesson]) -> str:
+    """The lessons as a list on a page without a kernel (the index): each ☆ becomes ★ where this browser kept a star.
+
+    The page's own script fills the stars in (config/voila.py, TEXT_PAGE_TEMPLATE), from what
+    widgets/progress.js keeps; without it (a notebook on GitHub) every lesson shows ☆.
+    """
+    items = "".join(
+        f'<li data-hk-lesson="{escape(lesson.key)}"><span class="hk-star" aria-hidden="true">☆</span> '
+        f'{escape(lesson.title)} <span class="hk-starsays">(no star yet)</span></li>'
+        for lesson in lessons
+    )
+    return f'<ul class="hk-lessonlist">{items}</ul>'

@@ -38,11 +38,10 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from fnmatch import fnmatchcase
 from functools import cache
-from html import escape
 from pathlib import Path
 from typing import Any
 
@@ -291,17 +290,3 @@ def _matches(game: Game, wanted: str, played: str) -> bool:
         return str(game.parse(wanted)) == played
     except (HatskitError, ValueError):
         return False
-
-
-def stars_html(lessons: Sequence[Lesson]) -> str:
-    """The lessons as a list on a page without a kernel (the index): each ☆ becomes ★ where this browser kept a star.
-
-    The page's own script fills the stars in (config/voila.py, TEXT_PAGE_TEMPLATE), from what
-    widgets/progress.js keeps; without it (a notebook on GitHub) every lesson shows ☆.
-    """
-    items = "".join(
-        f'<li data-hk-lesson="{escape(lesson.key)}"><span class="hk-star" aria-hidden="true">☆</span> '
-        f'{escape(lesson.title)} <span class="hk-starsays">(no star yet)</span></li>'
-        for lesson in lessons
-    )
-    return f'<ul class="hk-lessonlist">{items}</ul>'
