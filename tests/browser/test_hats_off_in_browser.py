@@ -254,3 +254,65 @@ def test_keys_flip_and_play_the_head_card(
     message = table.locator(".hk-message")
     expect(message).to_contain_text("Ana plays a bowler hat from the head")
     expect(message).to_contain_text(f"Ben plays a fez from the hand at {PATIENT:g} s: a match!")
+
+
+# Notes, in the page, the time of the next press and the next let-go of the pointer, in ms after the pad drew
+# the decision on screen (``data-pressed``, ``data-dropped``), as the pad's own handlers see them.
+NOTE_PRESS_AND_DROP = """pad => {
+  const after = (event) => String(event.timeStamp - Number(pad.dataset.shownAt));
+  const once = { capture: true, once: true };
+  document.addEventListener("pointerdown", (event) => (pad.dataset.pressed = after(event)), once);
+  document.addEventListener("pointerup", (event) => (pad.dataset.dropped = after(event)), once);
+}"""
+
+
+def middle(locator: Locator) -> tuple[float, float]:
+    box = locator.bounding_box()
+    assert box is not None
+    return box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+
+
+def carry(page: Page, card: Locator, to: Locator) -> None:
+    """Press on ``card`` with the mouse, wait a moment, carry it to the middle of ``to`` and hold it there."""
+    card.locator("xpath=ancestor::*[contains(@class, 'hk-race')][1]").scroll_into_view_if_needed()
+    page.mouse.move(*middle(card))
+    page.mouse.down()
+    page.wait_for_timeout(300)  # held before it moves: the race's time must be the drop's, not the press's
+    page.mouse.move(*middle(to), steps=12)
+
+
+def test_a_fez_carried_onto_the_pile_wins_it_at_the_time_it_is_let_go(
+    page: Page, open_table: Callable[[str, Path], Locator], races: Served
+) -> None:
+    *_, table = open_races(page, open_table, races)
+    pad, turn = flip(table)
+    expect(pad).to_have_attribute("data-turn", str(turn))
+    expect(pad).to_have_attribute("data-shown-at", re.compile(r"\d"))
+    pad.evaluate(NOTE_PRESS_AND_DROP)
+    carry(page, fez_button(pad), pad.locator(".hk-race-top"))
+    expect(pad.locator(".hk-race-top")).to_have_class(re.compile(r"\bhk-race-drop\b"))  # the place it can go
+    page.mouse.up()
+    message = table.locator(".hk-message")
+    expect(message).to_contain_text("a match! Ana wins the pile of 2 cards")
+    pressed, dropped = (float(pad.get_attribute(name) or "nan") for name in ("data-pressed", "data-dropped"))
+    assert dropped >= pressed + 300
+    assert narrated_time(table, "Ana") == pytest.approx(dropped / 1000, abs=0.0011)  # the race's time is the drop's
+    expect(pad.locator(".hk-race-top")).not_to_have_class(re.compile(r"\bhk-race-drop\b"))
+
+
+def test_a_fez_let_go_away_from_the_pile_goes_back_and_nothing_is_played(
+    page: Page, open_table: Callable[[str, Path], Locator], races: Served
+) -> None:
+    *_, table = open_races(page, open_table, races)
+    pad, turn = flip(table)
+    expect(pad).to_have_attribute("data-turn", str(turn))
+    carry(page, fez_button(pad), pad.locator(".hk-race-prompt"))
+    page.mouse.up()
+    expect(pad.locator(".hk-race-said")).to_have_text(
+        "Nothing played: to play a card, let go of it on the top card of the pile."
+    )
+    expect(pad.locator(".hk-race-top")).not_to_have_class(re.compile(r"\bhk-race-drop\b"))
+    assert pad.get_attribute("data-answered") is None and pad.get_attribute("data-turn") == str(turn)
+    expect(table.locator(".hk-message")).not_to_contain_text("Ana plays")
+    fez_button(pad).click()  # the race was still open: the fez is still in the hand, and wins it now
+    expect(table.locator(".hk-message")).to_contain_text("a match! Ana wins the pile of 2 cards")
