@@ -44,6 +44,8 @@ WIDGET_CSS = """
 .hk-table .hk-btn.hk-action.hk-hint { font-weight: 700; }
 /* The cards a hovered or focused score line counts (view.js): a thick ring and a lift, not colour alone. */
 .hk-table .hk-card.hk-pointed { outline: 4px solid #d35400; outline-offset: 1px; transform: translateY(-3px); }
+.hk-table .hk-btn.hk-sq.hk-pointed { outline: 4px solid #d35400; outline-offset: -4px;
+  box-shadow: inset 0 0 0 7px #fff; }
 .hk-table .hk-panel tr[data-hk-shows]:is(:hover, :focus) { background: #fff1b8; color: #1a1a1a; }
 .hk-table .hk-message { min-height: 1.6em; padding: 2px 6px; border-left: 4px solid #888; background: #f7f5ef; }
 .hk-table .hk-message.hk-error { border-left: 4px dashed #b00020; color: #b00020; }
