@@ -376,20 +376,23 @@ function pointedBy(line, el) {
   );
 }
 
+// The line under the pointer points; with none there, the line that has the keyboard's focus does (a mouse
+// resting elsewhere, or a page scrolled under it, does not take the pointing from a reader on the keyboard).
 function pointing(el) {
   const pointed = [];
-  const clear = () => pointed.splice(0).forEach((thing) => thing.classList.remove("hk-pointed"));
-  const point = (event) => {
-    const line = event.target.closest && event.target.closest("[data-hk-shows]");
-    clear();
+  const lineOf = (node) => (node && node.closest ? node.closest("[data-hk-shows]") : null);
+  const point = (target) => {
+    pointed.splice(0).forEach((thing) => thing.classList.remove("hk-pointed"));
+    const focused = el.contains(document.activeElement) ? document.activeElement : null;
+    const line = lineOf(target) || lineOf(focused);
     if (!line) return;
     pointed.push(...pointedBy(line, el));
     pointed.forEach((thing) => thing.classList.add("hk-pointed"));
   };
-  el.addEventListener("pointerover", point);
-  el.addEventListener("focusin", point);
-  el.addEventListener("pointerleave", clear);
-  el.addEventListener("focusout", clear);
+  el.addEventListener("pointerover", (event) => point(event.target));
+  el.addEventListener("focusin", (event) => point(event.target));
+  el.addEventListener("pointerleave", () => point(null));
+  el.addEventListener("focusout", (event) => point(event.relatedTarget));
 }
 
 // -- drag and drop: picking a card up by dragging is the same click the kernel already knows ----------------
