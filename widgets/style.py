@@ -64,8 +64,10 @@ WIDGET_CSS = """
 .hk-fold > .hk-summary::-webkit-details-marker { display: none; }
 .hk-fold > .hk-summary::before { content: "▸" / ""; display: inline-block; width: 1em; }
 .hk-fold[open] > .hk-summary::before { content: "▾" / ""; }
-.hk-fold-body { flex-direction: column; gap: 4px; margin: 4px 0 2px; padding: 4px 0 4px 8px;
-  border-left: 3px solid #ddd; }
+/* An open fold (New game…, Share…) is a card laid on the table, not a bare form. */
+.hk-fold-body { flex-direction: column; gap: 4px; margin: 4px 0 2px; padding: 8px 10px; border: 1px solid #d8d2c0;
+  border-radius: 10px; background: #faf8f1; }
+body[data-jp-theme-light="false"] .hk-fold-body { background: #26282e; border-color: #5a5d66; }
 .hk-fold-body > .hk-hbox { align-items: center; gap: 2px 10px; }
 .hk-fold-body > .hk-hbox:empty { display: none; }
 .hk-fold-body > .hk-btn { align-self: flex-start; }
