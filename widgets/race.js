@@ -227,7 +227,7 @@ function render({ model, el }) {
 
   function pickUp(event) {
     const b = event.target.closest("button");
-    if (event.button !== 0 || !b || !(b === headButton || b.dataset.action)) return;
+    if (carried || event.button !== 0 || !b || !(b === headButton || b.dataset.action)) return;
     const action = b === headButton ? "head" : b.dataset.action;
     if (!timed() || !allowed(action)) return;
     lastPad = pad;
