@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:  # only for the hints: the contract (core) draws its score sheets with this module
-    from hatskit.core import Event, Outcome, ScoreSheet
+    from hatskit.core import Event, Outcome, ScoreLine, ScoreSheet
     from hatskit.lessons import Lesson
 
 # One style sheet for every view, keyed by ``hk-`` classes. In JupyterLab's dark theme (Voilà's
@@ -273,11 +273,12 @@ def move_list_html(plies: Sequence[Sequence[Event]], shown: int) -> str:
 def _player_fold(sheet: ScoreSheet, seat: int, name: str, total: int) -> str:
     """One player's total, opening onto the lines that make it up.
 
-    A line that counts cards names them (``data-hk-shows``) and takes the keyboard's focus, so a live table
-    can point at those cards while the line is hovered or focused (widgets/view.js).
+    A line that counts cards or squares names them (``data-hk-shows``) and its seat (``data-hk-seat``), and
+    takes the keyboard's focus, so a live table can point at them while the line is hovered or focused
+    (widgets/view.js); the seat keeps it from pointing at a card of the same name in another seat's panel.
     """
     rows = "".join(
-        f"<tr{_shows(line.shows)}><td>{escape(_round_prefix(line.round) + line.category)}</td>"
+        f"<tr{_shows(line)}><td>{escape(_round_prefix(line.round) + line.category)}</td>"
         f'<td class="hk-pts">{line.points}</td><td>{escape(line.explanation)}</td></tr>'
         for line in sheet.lines_of(seat)
     )
@@ -286,9 +287,11 @@ def _player_fold(sheet: ScoreSheet, seat: int, name: str, total: int) -> str:
     return f'<details>{summary}<table class="hk-score">{head}{rows}</table></details>'
 
 
-def _shows(cards: Sequence[str]) -> str:
-    """A score row's attributes naming the cards it counts (none for a line about no card)."""
-    return f' data-hk-shows="{escape(" ".join(cards))}" tabindex="0"' if cards else ""
+def _shows(line: ScoreLine) -> str:
+    """A score row's attributes naming what it counts and whose line it is (none for a line about nothing shown)."""
+    if not line.shows:
+        return ""
+    return f' data-hk-shows="{escape(" ".join(line.shows))}" data-hk-seat="{line.seat}" tabindex="0"'
 
 
 def _round_prefix(round_number: int | None) -> str:

@@ -222,6 +222,9 @@ def test_h7_h8_seed_001_hat_collection_example_scores_14() -> None:
     lines = {line.explanation.split(":")[0]: line.points for line in game.score().lines_of(0)}
     assert lines["♥2"] == 3, "♥5 at position 3 stays face up; ♥4 and ♥6 turn face down (H7)"
     assert lines["✿1"] == lines["✿3"] == 5 and lines["♠2"] == lines["⎈6"] == 0
+    shows = {line.explanation.split(":")[0]: line.shows for line in game.score().lines_of(0)}
+    assert shows["♥2"] == ("♥2", "♥5"), "the collected card, and the table card whose position it scores"
+    assert shows["⎈6"] == ("⎈6",), "no ⎈ face up on the table: only the card itself"
 
 
 def test_h9_seed_001_favorite_example_follows_the_rule_not_the_printed_9() -> None:

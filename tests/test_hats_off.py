@@ -383,6 +383,8 @@ def test_o7_score_lines_explain_piles_and_calls() -> None:
     sheet = game.score()
     assert sheet.totals == [3, 1, 0] and not sheet.final
     assert [(line.category, line.points) for line in sheet.lines_of(0)] == [("piles", 2), ("Hats Off! calls", 1)]
+    # The table shows how many cards a seat won, never which: a line has nothing to point at (issue 29).
+    assert all(line.shows == () for line in sheet.lines)
 
 
 def test_o7_best_of_three_deals_a_new_round_until_someone_has_two() -> None:

@@ -12,6 +12,7 @@ import pytest
 import hatskit
 from hatskit.bots import make_bot
 from hatskit.core import Game
+from hatskit.drawing import score_panel_html
 from hatskit.games.sombrero import Jump, Step, load_position, parse_move
 from hatskit.games.sombrero.positions import save_position
 from hatskit.games.sombrero.render import board_html
@@ -245,6 +246,14 @@ def test_score_counts_hatted_pieces_with_their_squares() -> None:
     assert sheet.totals == [2, 3] and not sheet.final
     assert [(line.seat, line.category) for line in sheet.lines] == [(0, "hats"), (1, "hats")]
     assert sheet.lines[0].explanation.startswith("hatted on e1, b4")
+
+
+def test_a_score_line_names_the_squares_of_the_hatted_pieces_it_counts() -> None:
+    sheet = board(white=("e1", "b4"), white_hatless=("a1",), black=("c3", "h8", "g8")).score()
+    assert [(line.seat, line.shows) for line in sheet.lines] == [(0, ("e1", "b4")), (1, ("c3", "g8", "h8"))]
+    panel = score_panel_html(sheet, None)  # the page points at them while the line is read (view.js)
+    assert 'data-hk-shows="e1 b4" data-hk-seat="0"' in panel and 'data-hk-shows="c3 g8 h8" data-hk-seat="1"' in panel
+    assert "a1" not in panel, "a hatless piece is not counted, so not pointed at"
 
 
 # ---------------------------------------------------------------- S5 draw

@@ -19,7 +19,7 @@ from hatskit.bots import Hint
 from hatskit.drawing import score_panel_html
 from hatskit.games.hats import Back, BlackHat, Discard, Exchange, Swap
 from tests.helpers import hand, marked, play_first_option, press, select, select_once, shown_strings, tea_table, walk
-from widgets import HatsTable
+from widgets import HatsTable, ui
 from widgets.parts import is_shown
 from widgets.scheduler import ManualClock
 
@@ -157,6 +157,20 @@ def test_a_full_game_against_greedy_and_strong_bots_by_clicks() -> None:
         assert f'title="{favorite}"' in table.seat_rows[seat].value
 
 
+def test_the_step_bar_says_which_move_shows_and_sharing_waits_folded_under_one_button() -> None:
+    table = new_table()
+    play_first_option(table)
+    play_first_option(table)
+    table.back_button.click()
+    assert table.slider.description == f"move {table.game.ply - 1} of {table.game.ply}"
+    steps = [table.first_button, table.back_button, table.forward_button, table.last_button]
+    assert [button.description for button in steps] == ["first", "back", "forward", "last"]
+    assert all(f'<span class="hk-sr">{button.description}</span>' in button.face for button in steps)  # its name
+    share = next(part for part in table.children if "hk-share" in part._dom_classes)
+    assert isinstance(share, ui.Fold) and share.summary == "Share…" and not share.open
+    assert table.code_box in share.parts() and table.clipboard in share.parts()
+
+
 def test_step_through_shows_earlier_positions() -> None:
     table = new_table()
     game = table.game
@@ -274,7 +288,7 @@ KERNEL_SETUP = """
 import hatskit
 from hatskit.games.hats import Exchange
 from hatskit.bots import Hint
-from widgets import HatsTable
+from widgets import HatsTable, ui
 from widgets.scheduler import ManualClock
 g = hatskit.new_game("hats", players=3, seed=7)
 t = HatsTable(g, ("reader", "greedy", "greedy"), bot_delay=1.0)

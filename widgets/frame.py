@@ -4,8 +4,9 @@ A view is a :class:`TableFrame` subclass that draws one game's table. The
 frame owns what is the same for every game: a set-up panel folded under *New
 game…* (deal number, players, who sits where, rule options), a status line (who may act),
 a message line (the narration of the last moves with their rule ids, or why a
-move is not allowed), step-through controls with a slider over the history,
-undo, a hint from the strong bot, the score panel and the bots at the table.
+move is not allowed), a step bar through the history (first, back, a slider
+saying "move 3 of 12", forward, last), undo, a hint from the strong bot, the
+score panel, sharing folded under *Share…* and the bots at the table.
 
 A subclass names its game (``game_id``) and its ``default_seats``; what kind
 of game it is (title, player counts, hidden hands) the frame reads from the
@@ -52,7 +53,7 @@ from __future__ import annotations
 
 import html
 import os
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from functools import partial
 from pathlib import Path
 from typing import Any, ClassVar, Protocol, Self
@@ -569,44 +570,47 @@ class TableFrame(View):
         self.add_class("hk-table")
 
     def _build_controls(self) -> ui.HBox:
-        self.first_button = named_button("first", "the position before the first move", lambda: self.go_to(0))
-        self.back_button = named_button("back", "one move back", lambda: self.go_to(self.shown_ply - 1))
-        self.forward_button = named_button("forward", "one move forward", lambda: self.go_to(self.shown_ply + 1))
-        self.last_button = named_button("last", "the latest position", lambda: self.go_to(self.game.ply))
+        """The step bar (first, back, the slider, forward, last), then undo, hint and the way back to a line."""
+        self.first_button = step_button("first", "the position before the first move", lambda: self.go_to(0))
+        self.back_button = step_button("back", "one move back", lambda: self.go_to(self.shown_ply - 1))
+        self.forward_button = step_button("forward", "one move forward", lambda: self.go_to(self.shown_ply + 1))
+        self.last_button = step_button("last", "the latest position", lambda: self.go_to(self.game.ply))
         self.undo_button = named_button("undo", "take back to your previous decision", self.undo)
         self.hint_button = named_button("hint", "ask the strong bot for a move", self.ask_hint)
         self.line_button = named_button("back to the original game", LINE_TIP, self.switch_line)
-        # The move number is in the description ("move 3"), set with the rest of the table.
+        # The move number is in the description ("move 3 of 12"), set with the rest of the table.
         self.slider = ui.IntSlider(
-            0,
-            min=0,
-            max=0,
-            description="move 0",
-            tooltip="moves played so far",
-            readout=False,
+            0, min=0, max=0, description="move 0 of 0", tooltip="moves played so far", readout=False
         )
         self.slider.observe(self._slider_moved, names="value")
-        steps = [self.first_button, self.back_button, self.forward_button, self.last_button, self.slider]
-        switched = [*((step, self.can_step) for step in steps), (self.undo_button, self.can_undo)]
+        steps = [self.first_button, self.back_button, self.slider, self.forward_button, self.last_button]
+        bar = row(steps)
+        bar.add_class("hk-stepbar")
+        switched = [*((step, self.can_step) for step in [bar, *steps]), (self.undo_button, self.can_undo)]
         for control, wanted in [*switched, (self.hint_button, self.can_hint)]:
             show(control, wanted)
-        return row([*steps, self.undo_button, self.hint_button, self.line_button])
+        controls = row([bar, self.undo_button, self.hint_button, self.line_button])
+        controls.add_class("hk-controls")
+        return controls
 
-    def _build_share(self) -> ui.VBox:
-        """Copy link, copy position, and a box to load a position from its code, with the clipboard's box."""
+    def _build_share(self) -> ui.Fold:
+        """Copy link, copy position, and a box to load a position from its code, with the clipboard's box, folded
+        under *Share…*: a student plays, and shares now and then, so the table keeps one button's room for it."""
         self.clipboard = Clipboard(label="the link or code last copied")
         self.code_box = ui.Text(
             description="position code",
             placeholder="paste a code",
         )
         self.code_box.tooltip = f"a position code to load. {POSITION_SECRET}"
-        buttons = [
+        copies = [
             named_button("copy link", "copy a link that opens this game from its start on any screen", self.copy_link),
             named_button("copy position", f"copy the shown position as a code. {POSITION_SECRET}", self.copy_position),
+        ]
+        load = [
             self.code_box,
             named_button("load position", "put the position of the code in the box on the table", self.load_position),
         ]
-        share = column([row(buttons, flex_flow="row wrap", align_items="center"), self.clipboard])
+        share = ui.Fold([row(copies), self.clipboard, row(load)], summary="Share…", tooltip=SHARE_TIP)
         share.add_class("hk-share")
         return share
 
@@ -625,7 +629,7 @@ class TableFrame(View):
                 self.slider.max, self.slider.value = self.game.ply, self.shown_ply
             else:
                 self.slider.value, self.slider.max = self.shown_ply, self.game.ply
-            self.slider.description = f"move {self.shown_ply}"
+            self.slider.description = f"move {self.shown_ply} of {self.game.ply}"
         finally:
             self._syncing_controls = False
         at_start, at_end = self.shown_ply == 0, self.live
@@ -668,6 +672,13 @@ class TableFrame(View):
 POSITION_SECRET = (
     "A position code holds every hidden card, so it is a teacher's tool: whoever decodes it sees all the hands."
 )
+SHARE_TIP = "copy a link to this game, or a position's code, or load a position from its code"
+STEP_ICONS = {  # drawn, not typed: no font needed (16 x 16, in the button's text colour)
+    "first": '<rect x="2" y="3" width="2.5" height="10"/><path d="M14 3 6 8l8 5z"/>',
+    "back": '<path d="M12 3 4 8l8 5z"/>',
+    "forward": '<path d="M4 3l8 5-8 5z"/>',
+    "last": '<path d="M2 3l8 5-8 5z"/><rect x="11.5" y="3" width="2.5" height="10"/>',
+}
 LINE_TIP = "the game as it was before you played from an earlier position (your own moves are kept too)"
 OWN_LINE_TIP = "the moves you played from an earlier position (the original game is kept too)"
 
@@ -679,3 +690,13 @@ def _notations(moves: Sequence[Any]) -> list[str]:
 def _and(names: Sequence[str]) -> str:
     """ "Ana", "Ana and Ben", "Ana, Ben and Cleo"."""
     return " and ".join([", ".join(names[:-1]), names[-1]]) if len(names) > 1 else "".join(names)
+
+
+def step_button(name: str, tooltip: str, action: Callable[[], None]) -> ui.Button:
+    """A button of the step bar: a drawn sign for the eye, and its name (``name``) for a screen reader."""
+    button = named_button(name, tooltip, action, width=None)
+    sign = STEP_ICONS[name]
+    icon = f'<svg viewBox="0 0 16 16" width="16" height="16" fill="currentColor" aria-hidden="true">{sign}</svg>'
+    button.face = f'{icon}<span class="hk-sr">{name}</span>'
+    button.add_class("hk-step")
+    return button

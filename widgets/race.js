@@ -6,6 +6,10 @@
 // stopwatch starts; a click or a key press stops it, and the move goes to the kernel with
 // that reaction time in seconds. Network delay on the way in or out never counts: the race
 // is settled on these times. With no answer after `timeout` seconds the pad passes.
+// A card can also be carried (mouse or finger) from the hand or the head and let go on the pile: the
+// drop is the answer, timed when the card is let go, as a click is timed when it is made. Let go anywhere
+// else, the card goes back to its place and nothing is played. (DRAG_PX, glide and stillWanted are the
+// table's own, from view.js, which this script is added to.)
 
 const KEYS = { h: "head", H: "head", " ": "off", p: "pass", P: "pass", f: "flip", F: "flip" };
 let lastPad = null; // the pad the reader used last: it takes the keys when nothing else has focus
@@ -43,7 +47,7 @@ function render({ model, el }) {
     </div>
     <div class="hk-race-actions"></div>
     <div class="hk-race-clock"><div class="hk-race-bar"></div></div>
-    <div class="hk-race-said"></div>`;
+    <div class="hk-race-said" aria-live="polite"></div>`;
   el.appendChild(pad);
   const $ = (selector) => pad.querySelector(selector);
   const headButton = button("hk-race-head", "your head card (key H)");
@@ -217,7 +221,70 @@ function render({ model, el }) {
     model.on(`change:${name}`, changed);
   }
 
+  // -- carrying a card to the pile ------------------------------------------------------------------------
+  let carried = null; // { button, action, x, y, ghost } while the pointer is down on a card
+  let dropped = false; // a drag just ended: the click the browser sends after it is not a play
+
+  function pickUp(event) {
+    const b = event.target.closest("button");
+    if (carried || event.button !== 0 || !b || !(b === headButton || b.dataset.action)) return;
+    const action = b === headButton ? "head" : b.dataset.action;
+    if (!timed() || !allowed(action)) return;
+    lastPad = pad;
+    carried = { button: b, action, x: event.clientX, y: event.clientY, ghost: null };
+    window.addEventListener("pointermove", carry);
+    window.addEventListener("pointerup", letGo);
+    window.addEventListener("pointercancel", letGo);
+  }
+
+  // The card follows the pointer once it has moved a few pixels (less is a click), and the pile is marked as
+  // the place it can go.
+  function carry(event) {
+    if (!carried.ghost && Math.hypot(event.clientX - carried.x, event.clientY - carried.y) < DRAG_PX) return;
+    if (!carried.ghost) carried.ghost = liftedCopy(carried.button);
+    const { ghost } = carried;
+    const [left, top, width, height] = ghost.dataset.origin.split(" ").map(Number);
+    Object.assign(ghost.style, { left: `${event.clientX - left - width / 2}px`, top: `${event.clientY - top - height / 2}px` });
+  }
+
+  // A picture of the card that follows the pointer. "fixed" is fixed to the nearest contained box (JupyterLab's
+  // panels are), not always to the window: where (0, 0) lands is measured once.
+  function liftedCopy(b) {
+    const ghost = document.createElement("div");
+    ghost.className = "hk-race-btn hk-race-ghost";
+    ghost.setAttribute("aria-hidden", "true");
+    ghost.innerHTML = b.innerHTML;
+    pad.appendChild(ghost);
+    const zero = ghost.getBoundingClientRect();
+    ghost.dataset.origin = `${zero.left} ${zero.top} ${zero.width} ${zero.height}`;
+    b.classList.add("hk-race-carried");
+    $(".hk-race-top").classList.add("hk-race-drop");
+    return ghost;
+  }
+
+  function letGo(event) {
+    const { button, action, ghost } = carried;
+    carried = null;
+    for (const [name, listener] of [["pointermove", carry], ["pointerup", letGo], ["pointercancel", letGo]]) {
+      window.removeEventListener(name, listener);
+    }
+    if (!ghost) return; // a click: the click handler plays it
+    const from = ghost.getBoundingClientRect();
+    ghost.remove();
+    button.classList.remove("hk-race-carried");
+    $(".hk-race-top").classList.remove("hk-race-drop");
+    dropped = true;
+    setTimeout(() => (dropped = false), 0);
+    const under = event.type === "pointerup" && document.elementFromPoint(event.clientX, event.clientY);
+    if (under && $(".hk-race-top").contains(under) && allowed(action)) return answer(action, event);
+    if (!stillWanted()) glide(button, from); // back to its place
+    $(".hk-race-said").textContent = "Nothing played: to play a card, let go of it on the top card of the pile.";
+  }
+
+  pad.addEventListener("pointerdown", pickUp);
+
   pad.addEventListener("click", (event) => {
+    if (dropped) return;
     lastPad = pad;
     const b = event.target.closest("button");
     if (!b || b.getAttribute("aria-disabled") === "true") return;
@@ -249,6 +316,7 @@ function render({ model, el }) {
   newTurn();
   return () => {
     clearTimeout(timer);
+    if (carried) letGo(new PointerEvent("pointercancel"));
     document.removeEventListener("keydown", fromPage);
     if (lastPad === pad) lastPad = null;
   };

@@ -15,7 +15,9 @@ top card of the pile, the loose cards, the reader's hand and (only while the
 table shows it) the reader's head card. Nothing of another seat is synced.
 
 Keys: 1-4 a hand card, H the head card, space bar "Hats Off!", P pass,
-F flip. A decision carries a number (``turn``); an answer to an older one is
+F flip. A card carried from the hand or the head onto the pile's top card (mouse
+or finger) is played when it is let go, and timed then; let go anywhere else,
+it goes back and nothing is played. A decision carries a number (``turn``); an answer to an older one is
 ignored, so a late message can never count in a newer race. ``hint`` names the
 action the table points at (a lesson's step): its button is marked ``hk-hint``.
 """
@@ -55,6 +57,12 @@ PAD_CSS = """
   border: 1px solid #aaa; border-radius: 3px; padding: 0 3px; }
 .hk-race-btn.hk-race-off { cursor: default; opacity: .5; border-style: dashed; }
 .hk-race-btn.hk-hint { outline: 3px dotted #d35400; outline-offset: 3px; }
+.hk-race :is(.hk-race-card, .hk-race-head) { touch-action: none; user-select: none; }  /* a finger carries a card */
+.hk-race-ghost { position: fixed; left: 0; top: 0; z-index: 1000; pointer-events: none; transform: rotate(-4deg);
+  box-shadow: 0 6px 14px rgba(0, 0, 0, .3); }
+.hk-race-btn.hk-race-carried { opacity: .45; border-style: dotted; }
+.hk-race-top.hk-race-drop { outline: 3px dashed #1b7a2e; outline-offset: 4px; border-radius: 10px;
+  background: #eefbe9; }
 .hk-race-head .hk-back { display: inline-flex; width: 4.4em; height: 4.6em; margin: 2px; border: 2px solid #444;
   border-radius: 6px; align-items: center; justify-content: center; font-size: 1.4em; }
 .hk-race-peek { border-color: #b8860b; border-style: double; border-width: 4px; }
@@ -68,6 +76,7 @@ PAD_CSS = """
 body[data-jp-theme-light="false"] .hk-race { background: #23252b; border-color: #5a5d66; color: #eeeeee; }
 body[data-jp-theme-light="false"] .hk-race-btn { background: #30343c; color: #eeeeee; border-color: #8a8d96; }
 body[data-jp-theme-light="false"] .hk-race-call { background: #5c4a00; }
+body[data-jp-theme-light="false"] .hk-race-top.hk-race-drop { outline-color: #7fd68a; background: #1f3a24; }
 body[data-jp-theme-light="false"] .hk-race-btn kbd { background: #44474f; color: #eeeeee; border-color: #7a7d86; }
 body[data-jp-theme-light="false"] .hk-race-result { color: #f2c894; }
 body[data-jp-theme-light="false"] :is(.hk-race-said, .hk-race-note, .hk-race-caption) { color: #d8d8d8; }

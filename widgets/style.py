@@ -44,6 +44,8 @@ WIDGET_CSS = """
 .hk-table .hk-btn.hk-action.hk-hint { font-weight: 700; }
 /* The cards a hovered or focused score line counts (view.js): a thick ring and a lift, not colour alone. */
 .hk-table .hk-card.hk-pointed { outline: 4px solid #d35400; outline-offset: 1px; transform: translateY(-3px); }
+.hk-table .hk-btn.hk-sq.hk-pointed { outline: 3px solid #d35400; outline-offset: -3px;
+  box-shadow: inset 0 0 0 5px #fff; }  /* a square: ringed inside, its piece left clear */
 .hk-table .hk-panel tr[data-hk-shows]:is(:hover, :focus) { background: #fff1b8; color: #1a1a1a; }
 .hk-table .hk-message { min-height: 1.6em; padding: 2px 6px; border-left: 4px solid #888; background: #f7f5ef; }
 .hk-table .hk-message.hk-error { border-left: 4px dashed #b00020; color: #b00020; }
@@ -71,8 +73,10 @@ body[data-jp-theme-light="false"] .hk-table .hk-middle .hk-poslabel { color: #c8
 .hk-fold > .hk-summary::-webkit-details-marker { display: none; }
 .hk-fold > .hk-summary::before { content: "▸" / ""; display: inline-block; width: 1em; }
 .hk-fold[open] > .hk-summary::before { content: "▾" / ""; }
-.hk-fold-body { flex-direction: column; gap: 4px; margin: 4px 0 2px; padding: 4px 0 4px 8px;
-  border-left: 3px solid #ddd; }
+/* An open fold (New game…, Share…) is a card laid on the table, not a bare form. */
+.hk-fold-body { flex-direction: column; gap: 4px; margin: 4px 0 2px; padding: 8px 10px; border: 1px solid #d8d2c0;
+  border-radius: 10px; background: #faf8f1; }
+body[data-jp-theme-light="false"] .hk-fold-body { background: #26282e; border-color: #5a5d66; }
 .hk-fold-body > .hk-hbox { align-items: center; gap: 2px 10px; }
 .hk-fold-body > .hk-hbox:empty { display: none; }
 .hk-fold-body > .hk-btn { align-self: flex-start; }
@@ -91,7 +95,21 @@ body[data-jp-theme-light="false"] .hk-table .hk-middle .hk-poslabel { color: #c8
 .hk-skip { position: absolute; left: -9999px; top: 0; z-index: 1000; padding: 8px 12px; background: #1747a6;
   color: #fff; font-weight: 700; }
 .hk-skip:focus { left: 8px; top: 8px; }
-.hk-table .hk-share { gap: 2px; padding-top: 4px; border-top: 1px solid #ddd; }
+/* The controls read as a game's, not a form's: a step bar (first, back, the move and its slider, forward,
+   last) with round buttons that show a drawn sign, their names kept for screen readers (.hk-sr); and the
+   sharing folded under one Share… button. */
+.hk-sr { position: absolute; width: 1px; height: 1px; overflow: hidden; clip-path: inset(50%); white-space: nowrap; }
+.hk-table .hk-controls { align-items: center; gap: 4px 8px; }
+.hk-table .hk-stepbar { align-items: center; gap: 2px; padding: 2px 6px; border: 1px solid #bbb;
+  border-radius: 999px; background: #f4f1e8; flex-wrap: nowrap; max-width: 100%; }
+.hk-table .hk-stepbar .hk-btn.hk-step { position: relative; display: inline-flex; align-items: center;
+  justify-content: center; width: 32px; height: 32px; padding: 0; border-radius: 50%; }
+.hk-table .hk-stepbar .hk-slider { flex-direction: column; align-items: stretch; gap: 0; min-width: 0;
+  flex: 1 1 11em; margin: 0 4px; }
+.hk-table .hk-stepbar .hk-fieldname { font-size: .85em; text-align: center; white-space: nowrap; }
+.hk-table .hk-stepbar .hk-slider input[type=range] { min-width: 0; width: 100%; margin: 0; }
+.hk-table .hk-share { padding-top: 4px; border-top: 1px solid #ddd; }
+body[data-jp-theme-light="false"] .hk-table .hk-stepbar { background: #2b2d33; border-color: #666; }
 /* Brief movement where a card or a hat has just moved (none for readers who ask for reduced motion). A
    picked or lit card changes colour at once, without a fade, and an arriving card slides without growing:
    every frame of movement is drawn again on every tab of a class (benchmarks/README.md, issue 9). */
@@ -158,6 +176,10 @@ PHONE_CSS = narrow("""
 .hk-fold-body .hk-fieldname { flex: 0 0 7.5em; }
 .hk-fold-body .hk-field > :is(input:not([type=checkbox]), select) { flex: 1 1 0; width: auto; }
 .hk-fold-body > .hk-btn { align-self: stretch; width: auto; }
+.hk-table .hk-controls > .hk-stepbar { flex: 1 1 100%; }
+.hk-share .hk-fold-body > .hk-hbox:first-child { flex-direction: row; }
+.hk-share .hk-fold-body > .hk-hbox:first-child > .hk-btn { flex: 1 1 0; }
+.hk-table .hk-stepbar .hk-btn.hk-step { width: 44px; height: 44px; }
 """)
 
 

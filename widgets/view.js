@@ -347,27 +347,52 @@ function rectsOf(el) {
   return { cards, pieces: pieceKinds(el) };
 }
 
-// -- the score sheet points at what it counts: while a line naming cards ("data-hk-shows", hatskit/drawing.py) is
-// hovered or focused, those cards on the table are marked ("hk-pointed"). ------------------------------------
+// -- the score sheet points at what it counts: while a line naming cards or squares ("data-hk-shows",
+// hatskit/drawing.py) is hovered or focused, those cards ("♥5") and board squares ("e4", the start of the
+// square's name) on the table are marked ("hk-pointed"). A line is one seat's ("data-hk-seat"): it never points
+// into another seat's panel ("hk-seat-<n>"), where a card of the same name is someone else's; the cards of no
+// seat (the tea table) it points at. ------------------------------------------------------------------------
 
+const SEAT_PANEL = /^hk-seat-\d+$/;
+
+function otherSeats(thing, seat) {
+  for (let at = thing.parentElement; at && seat !== undefined; at = at.parentElement) {
+    const panel = [...at.classList].find((name) => SEAT_PANEL.test(name));
+    if (panel && panel !== `hk-seat-${seat}`) return true;
+  }
+  return false;
+}
+
+const shownName = (thing) =>
+  thing.classList.contains("hk-sq") ? (thing.getAttribute("aria-label") || "").split(":")[0] : thing.textContent.trim();
+
+function pointedBy(line, el) {
+  const names = new Set(line.dataset.hkShows.split(" "));
+  return [...el.querySelectorAll(".hk-card:not(.hk-back), button.hk-sq")].filter(
+    (thing) =>
+      !thing.closest(".hk-scorepanel, .hk-movepanel, .hk-message") &&
+      names.has(shownName(thing)) &&
+      !otherSeats(thing, line.dataset.hkSeat),
+  );
+}
+
+// The line under the pointer points; with none there, the line that has the keyboard's focus does (a mouse
+// resting elsewhere, or a page scrolled under it, does not take the pointing from a reader on the keyboard).
 function pointing(el) {
   const pointed = [];
-  const clear = () => pointed.splice(0).forEach((card) => card.classList.remove("hk-pointed"));
-  const point = (event) => {
-    const line = event.target.closest && event.target.closest("[data-hk-shows]");
-    clear();
+  const lineOf = (node) => (node && node.closest ? node.closest("[data-hk-shows]") : null);
+  const point = (target) => {
+    pointed.splice(0).forEach((thing) => thing.classList.remove("hk-pointed"));
+    const focused = el.contains(document.activeElement) ? document.activeElement : null;
+    const line = lineOf(target) || lineOf(focused);
     if (!line) return;
-    const names = new Set(line.dataset.hkShows.split(" "));
-    for (const card of el.querySelectorAll(".hk-card:not(.hk-back)")) {
-      if (card.closest(".hk-scorepanel, .hk-movepanel, .hk-message")) continue;
-      if (names.has(card.textContent.trim())) pointed.push(card);
-    }
-    pointed.forEach((card) => card.classList.add("hk-pointed"));
+    pointed.push(...pointedBy(line, el));
+    pointed.forEach((thing) => thing.classList.add("hk-pointed"));
   };
-  el.addEventListener("pointerover", point);
-  el.addEventListener("focusin", point);
-  el.addEventListener("pointerleave", clear);
-  el.addEventListener("focusout", clear);
+  el.addEventListener("pointerover", (event) => point(event.target));
+  el.addEventListener("focusin", (event) => point(event.target));
+  el.addEventListener("pointerleave", () => point(null));
+  el.addEventListener("focusout", (event) => point(event.relatedTarget));
 }
 
 // -- drag and drop: picking a card up by dragging is the same click the kernel already knows ----------------

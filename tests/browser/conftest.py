@@ -82,6 +82,16 @@ def wait_until_evaluates(locator: Locator, script: str, expected: Any) -> None:
         raise
 
 
+def open_share(table: Locator) -> None:
+    """Open the table's *Share…* fold (copy link, copy position, load position) unless it is open already."""
+    from playwright.sync_api import expect
+
+    fold = table.locator("details.hk-share")
+    if fold.get_attribute("open") is None:
+        fold.locator("summary").click()
+    expect(fold).to_have_attribute("open", "")
+
+
 def missing_browser() -> str | None:
     """Why the browser tests cannot run on this machine, or None when they can."""
     if not CHROMIUM.exists():

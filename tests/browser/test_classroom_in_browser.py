@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 
 import pytest
 
-from tests.browser.conftest import GAME_TABLE
+from tests.browser.conftest import GAME_TABLE, open_share
 from tests.conftest import NOTEBOOKS
 
 if TYPE_CHECKING:
@@ -78,6 +78,7 @@ def test_a_link_sets_the_table_up_and_copy_link_gives_it_back(page: Page, voila:
     table = page.locator(GAME_TABLE).first
     expect(table.locator(".hk-seat")).to_have_count(4)
     expect(table.get_by_label("deal number")).to_have_value("42")
+    open_share(table)
     table.get_by_role("button", name="copy link").click()
     expect(table.locator(".hk-copybox")).to_have_value(re.compile(rf"^{re.escape(voila)}/voila/render/hats\.ipynb\?"))
     expect(table.locator(".hk-copybox")).to_have_value(
@@ -99,6 +100,7 @@ def test_copy_position_warns_and_a_bad_code_changes_nothing(page: Page, voila: s
 
     page.goto(f"{voila}/voila/render/sombrero.ipynb")
     table = page.locator(GAME_TABLE).first
+    open_share(table)
     table.get_by_role("button", name="copy position").click()
     expect(table.locator(".hk-message")).to_contain_text("holds every hidden card")
     expect(table.locator(".hk-copybox")).to_have_value(re.compile(r"^[A-Za-z0-9_-]{40,}$"))

@@ -88,12 +88,12 @@ def test_the_slider_is_named_and_its_end_key_goes_to_the_last_move(page: Page, v
     expect(handle).to_have_attribute("max", "1")
     expect(handle).to_have_attribute("aria-label", re.compile("move"))
     last = "1"
-    number = table.locator(".hk-slider .hk-fieldname")  # "move N": the kernel sets it for the shown move
+    number = table.locator(".hk-slider .hk-fieldname")  # "move N of M": the kernel sets it for the shown move
     handle.focus()
     page.keyboard.press("Home")
-    expect(number).to_have_text("move 0")
+    expect(number).to_have_text(f"move 0 of {last}")
     page.keyboard.press("End")
-    expect(number).to_have_text(f"move {last}")
+    expect(number).to_have_text(f"move {last} of {last}")
 
 
 def test_hats_controls_are_named_and_the_focus_ring_shows_on_every_card(page: Page, voila: str) -> None:

@@ -6,10 +6,11 @@ fixed reaction time (0.4 s at the first table, 0.1 s at the second, 30 s at
 the third), holds a fez too. The latency test routes the kernel's websocket
 through Playwright (``page.route_web_socket``) and holds every message back
 300 ms each way, as a school network or Binder might, and races at the first
-two tables. The tests of clicks and keys play at the third: theirs are real
-clicks and key presses, which reach a loaded machine's page half a second or
-more after the test asks for them, and what they check (a match wins the
-pile, a wrong play from the head is told as such) must not hang on that.
+two tables. The tests of clicks, keys and drags (mouse and finger) play at
+the third: theirs are real clicks, key presses and pointer moves, which reach
+a loaded machine's page half a second or more after the test asks for them,
+and what they check (a match wins the pile, a wrong play from the head is told
+as such, a card let go away from the pile plays nothing) must not hang on that.
 
 The latency test's clicks carry the time they are made, as a mouse's do: the operating
 system stamps a click when the button goes down and up, and the page reads that
@@ -271,3 +272,85 @@ def test_keys_flip_and_play_the_head_card(
     message = table.locator(".hk-message")
     expect(message).to_contain_text("Ana plays a bowler hat from the head")
     expect(message).to_contain_text(f"Ben plays a fez from the hand at {PATIENT:g} s: a match!")
+
+
+# Notes, in the page, the time of the next press and the next let-go of the pointer, in ms after the pad drew
+# the decision on screen (``data-pressed``, ``data-dropped``), as the pad's own handlers see them.
+NOTE_PRESS_AND_DROP = """pad => {
+  const after = (event) => String(event.timeStamp - Number(pad.dataset.shownAt));
+  const once = { capture: true, once: true };
+  document.addEventListener("pointerdown", (event) => (pad.dataset.pressed = after(event)), once);
+  document.addEventListener("pointerup", (event) => (pad.dataset.dropped = after(event)), once);
+}"""
+
+
+def middle(locator: Locator) -> tuple[float, float]:
+    box = locator.bounding_box()
+    assert box is not None
+    return box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+
+
+def carry(page: Page, card: Locator, to: Locator) -> None:
+    """Press on ``card`` with the mouse, wait a moment, carry it to the middle of ``to`` and hold it there."""
+    card.locator("xpath=ancestor::*[contains(@class, 'hk-race')][1]").scroll_into_view_if_needed()
+    page.mouse.move(*middle(card))
+    page.mouse.down()
+    page.wait_for_timeout(300)  # held before it moves: the race's time must be the drop's, not the press's
+    page.mouse.move(*middle(to), steps=12)
+
+
+def test_a_fez_carried_onto_the_pile_wins_it_at_the_time_it_is_let_go(
+    page: Page, open_table: Callable[[str, Path], Locator], races: Served
+) -> None:
+    *_, table = open_races(page, open_table, races)
+    pad, turn = flip(table)
+    expect(pad).to_have_attribute("data-turn", str(turn))
+    expect(pad).to_have_attribute("data-shown-at", re.compile(r"\d"))
+    pad.evaluate(NOTE_PRESS_AND_DROP)
+    carry(page, fez_button(pad), pad.locator(".hk-race-top"))
+    expect(pad.locator(".hk-race-top")).to_have_class(re.compile(r"\bhk-race-drop\b"))  # the place it can go
+    page.mouse.up()
+    message = table.locator(".hk-message")
+    expect(message).to_contain_text("a match! Ana wins the pile of 2 cards")
+    pressed, dropped = (float(pad.get_attribute(name) or "nan") for name in ("data-pressed", "data-dropped"))
+    assert dropped >= pressed + 300
+    assert narrated_time(table, "Ana") == pytest.approx(dropped / 1000, abs=0.0011)  # the race's time is the drop's
+    expect(pad.locator(".hk-race-top")).not_to_have_class(re.compile(r"\bhk-race-drop\b"))
+
+
+def test_a_fez_let_go_away_from_the_pile_goes_back_and_nothing_is_played(
+    page: Page, open_table: Callable[[str, Path], Locator], races: Served
+) -> None:
+    *_, table = open_races(page, open_table, races)
+    pad, turn = flip(table)
+    expect(pad).to_have_attribute("data-turn", str(turn))
+    carry(page, fez_button(pad), pad.locator(".hk-race-prompt"))
+    page.mouse.up()
+    expect(pad.locator(".hk-race-said")).to_have_text(
+        "Nothing played: to play a card, let go of it on the top card of the pile."
+    )
+    expect(pad.locator(".hk-race-top")).not_to_have_class(re.compile(r"\bhk-race-drop\b"))
+    assert pad.get_attribute("data-answered") is None and pad.get_attribute("data-turn") == str(turn)
+    expect(table.locator(".hk-message")).not_to_contain_text("Ana plays")
+    fez_button(pad).click()  # the race was still open: the fez is still in the hand, and wins it now
+    expect(table.locator(".hk-message")).to_contain_text("a match! Ana wins the pile of 2 cards")
+
+
+def test_a_finger_carries_the_fez_onto_the_pile_too(
+    page: Page, open_table: Callable[[str, Path], Locator], races: Served
+) -> None:
+    *_, table = open_races(page, open_table, races)
+    pad, turn = flip(table)
+    expect(pad).to_have_attribute("data-turn", str(turn))
+    pad.scroll_into_view_if_needed()
+    (x, y), (to_x, to_y) = middle(fez_button(pad)), middle(pad.locator(".hk-race-top"))
+    devtools = page.context.new_cdp_session(page)
+    devtools.send("Emulation.setTouchEmulationEnabled", {"enabled": True})
+    devtools.send("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [{"x": x, "y": y}]})
+    for step in range(1, 13):
+        point = {"x": x + (to_x - x) * step / 12, "y": y + (to_y - y) * step / 12}
+        devtools.send("Input.dispatchTouchEvent", {"type": "touchMove", "touchPoints": [point]})
+    expect(pad.locator(".hk-race-top")).to_have_class(re.compile(r"\bhk-race-drop\b"))
+    devtools.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+    devtools.detach()
+    expect(table.locator(".hk-message")).to_contain_text("a match! Ana wins the pile of 2 cards")

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 
 import pytest
 
-from tests.browser.conftest import GAME_TABLE
+from tests.browser.conftest import GAME_TABLE, open_share
 from tests.conftest import GAME_NOTEBOOKS
 
 if TYPE_CHECKING:
@@ -115,6 +115,7 @@ def still_plays(table: Locator) -> None:
     from playwright.sync_api import expect
 
     box = table.locator(".hk-copybox")
+    open_share(table)  # the monkey may have folded it
     table.get_by_role("button", name="copy position", exact=True).click()
     expect(box).to_have_value(re.compile(r"^[A-Za-z0-9_-]{20,}$"))  # the position's code
     table.get_by_role("button", name="copy link", exact=True).click()

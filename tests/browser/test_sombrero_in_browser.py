@@ -151,6 +151,30 @@ def test_sombrero_capture_by_clicks_takes_the_hat(open_table: OpenTable, puzzle:
     expect(table.locator(".hk-sb-turn")).to_contain_text("hats: White 4, Black 3")
 
 
+def expect_pointed_squares(table: Locator, names: list[str]) -> None:
+    """Wait until exactly the squares ``names`` are marked as what a score line counts."""
+    expect(table.locator("button.hk-sq.hk-pointed")).to_have_count(len(names))
+    for name in names:
+        expect(square(table, name)).to_have_class(re.compile(r"\bhk-pointed\b"))
+
+
+def test_sombrero_a_score_line_points_at_the_squares_of_the_hats_it_counts(
+    open_table: OpenTable, puzzle: Served, page: Page
+) -> None:
+    table = open_board(open_table, *puzzle)
+    white, black = (sorted(CAPTURE[side]["hatted"]) for side in ("white", "black"))
+    summaries = table.locator(".hk-scorepanel summary")
+    summaries.first.locator(".hk-how").click()  # White's total opens onto its line
+    line = table.locator('.hk-scorepanel tr[data-hk-seat="0"]')
+    line.hover()
+    expect_pointed_squares(table, white)
+    page.mouse.move(0, 0)
+    expect(table.locator(".hk-pointed")).to_have_count(0)
+    summaries.nth(1).click()
+    table.locator('.hk-scorepanel tr[data-hk-seat="1"]').focus()  # the keyboard reaches the same pointing
+    expect_pointed_squares(table, black)
+
+
 # The board pictures' frames a reader can open (not folded away in a closed answer), in page order.
 OPEN_FRAMES = ".hk-sb-frame:not(details:not([open]) *)"
 DRAWN = "frame => frame.firstElementChild.checkVisibility({ contentVisibilityAuto: true })"

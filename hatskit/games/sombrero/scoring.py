@@ -58,10 +58,12 @@ def outcome(state: SombreroState) -> Outcome | None:
 
 
 def score(state: SombreroState) -> ScoreSheet:
-    """One line per side: its hatted pieces, the count that decides S4."""
+    """One line per side: its hatted pieces, the count that decides S4; it names their squares, so the table
+    can point at them."""
     lines = []
     for seat in (WHITE, BLACK):
         squares = squares_of(state.board, HATTED[seat])
         where = f"hatted on {', '.join(squares)}" if squares else "no hatted piece"
-        lines.append(ScoreLine(seat, "hats", len(squares), f"{where} (one or none left loses, S4)"))
+        explanation = f"{where} (one or none left loses, S4)"
+        lines.append(ScoreLine(seat, "hats", len(squares), explanation, shows=tuple(squares)))
     return ScoreSheet(tuple(lines), SEAT_NAMES, final=state.turn is None)
