@@ -63,9 +63,11 @@ PAD_CSS = """
 .hk-race-btn.hk-race-carried { opacity: .45; border-style: dotted; }
 .hk-race-top.hk-race-drop { outline: 3px dashed #1b7a2e; outline-offset: 4px; border-radius: 10px;
   background: #eefbe9; }
-.hk-race-head .hk-back { display: inline-flex; width: 4.4em; height: 4.6em; margin: 2px; border: 2px solid #444;
-  border-radius: 6px; align-items: center; justify-content: center; font-size: 1.4em; }
-.hk-race-peek { border-color: #b8860b; border-style: double; border-width: 4px; }
+/* The face-down head card is as large as a face-up one (its "?" drawn larger), and peeking thickens the border
+   into the padding: the hand beside it stays put when the head card turns over. */
+.hk-race-head .hk-back { display: inline-flex; width: calc(4.4em / 1.4); height: calc(4.6em / 1.4); margin: 2px;
+  border: 2px solid #444; border-radius: 6px; align-items: center; justify-content: center; font-size: 1.4em; }
+.hk-race-peek { border-color: #b8860b; border-style: double; border-width: 4px; padding: 1px; }
 .hk-race-actions { display: flex; gap: 8px; flex-wrap: wrap; justify-content: center; }
 .hk-race-actions .hk-race-btn { padding: 6px 14px; font-weight: 700; }
 .hk-race-call { background: #fff1b8; }

@@ -205,7 +205,7 @@ def open_races(
     page: Page, open_table: Callable[[str, Path], Locator], races: Served
 ) -> tuple[Locator, Locator, Locator]:
     """The three tables, once each has turned its reader's head card face down (O1: it shows for its first
-    2.5 s): a head card turning over moves the hand beside it, and a click aimed at the fez must find it there."""
+    2.5 s), so that a race is played on a pad that no longer changes by itself."""
     open_table(*races)
     tables = page.locator(GAME_TABLE)
     expect(tables).to_have_count(3)
