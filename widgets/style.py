@@ -90,6 +90,8 @@ WIDGET_CSS = """
 .hk-table .hk-sq.hk-moved { animation: hk-flash .5s ease-out; }
 @keyframes hk-arrive { from { transform: translateY(-8px); } to { transform: none; } }
 @keyframes hk-flash { from { filter: brightness(1.35); } to { filter: none; } }
+/* A card slides out of its button and into another (view.js): the buttons let it show on its way. */
+.hk-table .hk-btn.hk-cardbtn { overflow: visible; }
 /* A hat moving on a board (view.js: a Sombrero hat jump, a capture): the top of the hatted picture, on the
    square's ::after, gliding over the squares it passes; the square beneath shows the piece without it. */
 .hk-table .hk-btn.hk-sq.hk-hat-moving { overflow: visible; }

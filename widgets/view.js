@@ -352,7 +352,8 @@ function cardMoves(before, el) {
 }
 
 // Draws `card` from where it was to where it is now (centre to centre, its old size growing or shrinking to its
-// new one), above what it passes (z-index), turning over on the way if it turned; nothing is written to the page,
+// new one), above what it passes (z-index, higher the further it goes, so a card shifting along its row passes
+// under one crossing the table), turning over on the way if it turned; nothing is written to the page,
 // so the move itself shows at once. The slide animates the `translate` and `scale` properties and the turn
 // `rotate`, so the card turns about its own middle wherever it is on the way.
 function glide({ from, card, to }) {
@@ -362,13 +363,16 @@ function glide({ from, card, to }) {
   const turned = from.turned !== card.classList.contains(TURNED);
   if (Math.abs(dx) < 2 && Math.abs(dy) < 2 && !turned) return;
   const scale = to.width && to.height ? `${was.width / to.width} ${was.height / to.height}` : "1";
+  const zIndex = 5 + Math.min(40, Math.round(Math.hypot(dx, dy) / 20)); // the furthest traveller passes over all
   card.animate(
     [
-      { translate: `${dx}px ${dy}px`, scale, zIndex: 5 },
-      { translate: "0px 0px", scale: "1", zIndex: 5 },
+      { translate: `${dx}px ${dy}px`, scale, zIndex },
+      { translate: "0px 0px", scale: "1", zIndex },
     ],
     { duration: MOTION_MS, easing: "ease-out" },
   );
+  const button = card.closest("button"); // a focused button is a layer of its own: it rises with its card
+  if (button) button.animate([{ zIndex }, { zIndex }], { duration: MOTION_MS });
   if (turned) turnOver(card);
 }
 
