@@ -337,6 +337,30 @@ def test_hats_a_black_hat_turns_face_down_on_its_way_and_back_up_on_undo(
     assert near(end(back), middle(in_hand))
 
 
+def test_hats_another_seats_black_hat_comes_from_its_hand(hats_table: Locator, replica: HatsTable, page: Page) -> None:
+    """The reader plays the first exchange offered until a bot makes a black hat: a back leaves its hand."""
+    table, made, turns = hats_table, None, 0
+    while made is None:
+        move, count, turns = first_exchange(replica), len(replica.game.events), turns + 1
+        assert replica.try_move(str(move)) and turns <= 8, "no bot made a black hat in this game's first turns"
+        made = next((e.text for es in replica.game.events[count:] for e in es if " made a black hat" in e.text), None)
+        hand_card(table, str(move.card)).click()
+        if made is not None:
+            name = made.split()[0]
+            seat = table.locator(".hk-seat", has_text=f"{name} (").locator(".hk-back")
+            backs = [
+                middle(back) for back in seat.filter(has_text="?").all() if back.get_attribute("title") == "hidden card"
+            ]
+            watch_motion(page)
+        position(table, move.position).click()
+        narration = [message_line(event) for events in replica.game.events for event in events]
+        table.locator(".hk-message").filter(has_text=narration[-1]).wait_for()
+    went = motion(page, "(m, name) => m.title === 'black hat' && m.seat.startsWith(name)", name)
+    assert any(near(start(went), back) for back in backs)  # where a back of its hand was (backs look alike)
+    settle(page)
+    assert near(end(went), middle(seat.and_(page.locator('[title="black hat"]')).last))
+
+
 def test_hats_a_score_line_points_at_the_cards_it_counts(hats_table: Locator, replica: HatsTable, page: Page) -> None:
     table = hats_table
     play_first_exchange(table, replica)
