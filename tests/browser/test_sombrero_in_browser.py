@@ -245,3 +245,20 @@ def test_sombrero_no_hat_moves_for_a_reader_who_asks_for_reduced_motion(
     table.get_by_role("button", name="undo", exact=True).click()
     expect(square(table, "d4")).to_have_attribute("title", "d4: Black, hatted")
     assert page.evaluate("() => window.hkMotion") == []
+
+
+def test_sombrero_stepping_back_and_forward_through_a_hat_jump_moves_the_hat_both_ways(
+    open_table: OpenTable, puzzle: Served, page: Page
+) -> None:
+    table = open_board(open_table, *puzzle)
+    b3, c2 = middle(square(table, "b3")), middle(square(table, "c2"))
+    play(table, "b3", "c2", "White passed the hat of b3 to c2 (b3>c2)")
+    expect(table.locator(".hk-hat-moving")).to_have_count(0)
+    watch_motion(page)
+    table.get_by_role("button", name="back", exact=True).click()
+    back = motion(page, AFTER, "b3")
+    assert (near(start(back), c2), near(end(back), b3)) == (True, True)
+    forget_motion(page)
+    table.get_by_role("button", name="forward", exact=True).click()
+    again = motion(page, AFTER, "c2")
+    assert (near(start(again), b3), near(end(again), c2)) == (True, True)
