@@ -311,6 +311,7 @@ def test_hats_a_black_hat_turns_face_down_on_its_way_and_back_up_on_undo(
     watch_motion(page)
     hand_card(table, card).click()
     expect(table.locator(f'button.hk-selected[title="{card} in your hand"]')).to_be_visible()
+    settle(page)  # picking it up redraws the hand
     from_hand = middle(in_hand)
     table.get_by_role("button", name="black hat", exact=True).click()
     assert replica.try_move(f"black {card}")
@@ -348,6 +349,7 @@ def test_hats_another_seats_black_hat_comes_from_its_hand(hats_table: Locator, r
         if made is not None:
             name = made.split()[0]
             seat = table.locator(".hk-seat", has_text=f"{name} (").locator(".hk-back")
+            settle(page)  # where its backs rest
             backs = [
                 middle(back) for back in seat.filter(has_text="?").all() if back.get_attribute("title") == "hidden card"
             ]

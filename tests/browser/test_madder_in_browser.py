@@ -87,6 +87,7 @@ def test_a_hat_shown_twice_slides_into_the_inventory_and_back_on_undo(
     watch_motion(page)
     hand_hat.click()
     expect(hand_hat).to_have_class(re.compile(r"\bhk-selected\b"))
+    settle(page)  # picking it up redraws the hand
     from_hand, from_line = middle(hand_hat.locator(".hk-card")), middle(line_card(table, hat))
     table.get_by_role("button", name="into Cleo's inventory").click()
     expect(table.locator(".hk-message")).to_contain_text(f"Ana put a {hat} into Cleo's inventory")
