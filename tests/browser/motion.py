@@ -2,7 +2,8 @@
 
 A slide animates `translate` (a card) or `transform` (a picture on a square's ::after) from an offset to
 nothing, so where the animation starts is the middle of where the element is drawn plus that first offset,
-and where it ends is the middle of where the element is drawn. The tests compare both with where the card
+and where it ends is the middle of where the element is drawn, both from the corner of its table (a click
+may scroll the page in between). The tests compare both with where the card
 or piece was before the move and where the engine put it.
 """
 
@@ -22,18 +23,22 @@ WATCH_MOTION = """() => {
   const animate = Element.prototype.animate;
   Element.prototype.animate = function (frames, options) {
     const box = this.getBoundingClientRect();
+    const table = (this.closest(".hk-table") || document.documentElement).getBoundingClientRect();
     const seat = this.closest(".hk-seat");
     const holder = this.parentElement && this.parentElement.closest("button[title]");
     window.hkMotion.push({
       text: this.textContent.trim(), title: this.title || "", classes: String(this.className),
       holder: holder ? holder.title : "", seat: seat ? seat.innerText.split("\\n")[0] : "",
       pseudo: (options && options.pseudoElement) || "", frames: JSON.parse(JSON.stringify(frames)),
-      end: [box.left + box.width / 2, box.top + box.height / 2],
+      end: [box.left + box.width / 2 - table.left, box.top + box.height / 2 - table.top],
     });
     return animate.call(this, frames, options);
   };
 }"""
-MIDDLE = "e => { const box = e.getBoundingClientRect(); return [box.left + box.width / 2, box.top + box.height / 2]; }"
+MIDDLE = """e => {
+  const [box, table] = [e.getBoundingClientRect(), e.closest(".hk-table").getBoundingClientRect()];
+  return [box.left + box.width / 2 - table.left, box.top + box.height / 2 - table.top];
+}"""
 OFFSET = re.compile(r"(-?[\d.e-]+)px[, ]+(-?[\d.e-]+)px")
 
 
@@ -54,7 +59,7 @@ def motion(page: Page, test: str, arg: Any = None) -> Motion:
 
 
 def middle(element: Locator) -> Spot:
-    """Where ``element``'s middle is drawn now, in the window's coordinates (as the log's)."""
+    """Where ``element``'s middle is drawn now, from its table's corner (as the log's: the page may scroll)."""
     x, y = element.evaluate(MIDDLE)
     return x, y
 
