@@ -277,7 +277,7 @@ function render({ model, el }) {
     setTimeout(() => (dropped = false), 0);
     const under = event.type === "pointerup" && document.elementFromPoint(event.clientX, event.clientY);
     if (under && $(".hk-race-top").contains(under) && allowed(action)) return answer(action, event);
-    if (!stillWanted()) glide(button, from); // back to its place
+    if (!stillWanted()) glide({ from: { rect: from, turned: false }, card: button, to: button.getBoundingClientRect() });
     $(".hk-race-said").textContent = "Nothing played: to play a card, let go of it on the top card of the pile.";
   }
 

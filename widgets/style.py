@@ -117,6 +117,14 @@ body[data-jp-theme-light="false"] .hk-table .hk-stepbar { background: #2b2d33; b
 .hk-table .hk-sq.hk-moved { animation: hk-flash .5s ease-out; }
 @keyframes hk-arrive { from { transform: translateY(-8px); } to { transform: none; } }
 @keyframes hk-flash { from { filter: brightness(1.35); } to { filter: none; } }
+/* A card slides out of its button and into another (view.js): the buttons let it show on its way. */
+.hk-table .hk-btn.hk-cardbtn { overflow: visible; }
+/* A hat moving on a board (view.js: a Sombrero hat jump, a capture): the top of the hatted picture, on the
+   square's ::after, gliding over the squares it passes; the square beneath shows the piece without it. */
+.hk-table .hk-btn.hk-sq.hk-hat-moving { overflow: visible; }
+.hk-table .hk-btn.hk-sq.hk-hat-moving::after { content: ""; position: absolute; inset: 0; z-index: 5;
+  pointer-events: none; background-image: var(--hk-hat); background-size: inherit; background-repeat: no-repeat;
+  background-position: center; clip-path: inset(0 0 45% 0); }
 @media (prefers-reduced-motion: reduce) { .hk-table * { transition: none !important; animation: none !important; } }
 .hk-box { display: flex; box-sizing: border-box; }
 .hk-hbox { flex-direction: row; flex-wrap: wrap; align-items: baseline; }

@@ -259,36 +259,146 @@ function skipLink() {
 
 // -- moves you can watch: a card that is somewhere else after a change slides there from where it was, and a
 // board's piece steps from its old square to its new one ---------------------------------------------------
-// A card is known by what it shows (".hk-card" text such as "♥5"); only cards shown once on both sides of the
-// change move (two identical Madder hats stay put). Stepping back through the history slides them back.
+// A card is known by what it shows (".hk-card" text such as "♥5"), a back by its seat and its label ("hidden
+// card", "black hat"). Where one text is shown more than once (two Madder Berets), the page cannot tell which
+// twin went where, so they are paired nearest first, the fewest and shortest moves: a twin that stayed put pairs
+// with itself, one shifted along its row pairs with its old place, and what is left is the one that moved
+// (pairing by order on the page would slide every twin after a new one). The one exception is the card the
+// reader picked up: it was sent somewhere, so it is seen to go even where a twin takes its place. A card left
+// over on each side, one only, is one card that changed what it shows: a bot's hat leaves its hand as a back and
+// lands face up in an inventory, another seat's hand card becomes a black hat (a back of another label). A card
+// that turned over (Hats' black hats, TURNED) turns as it goes. The kernel sends no animation, only the next
+// position, so stepping back through the history plays every move backwards.
 
 const MOTION_MS = 320;
+const TURNED = "hk-blackhat"; // a card drawn face down to everyone else (its owner still reads it)
 const stillWanted = () => window.matchMedia("(prefers-reduced-motion: reduce)").matches;
 
-function cardPlaces(el) {
-  const places = new Map();
-  const twice = new Set();
-  for (const card of el.querySelectorAll(".hk-card:not(.hk-back)")) {
+// Every card that can move, by what it shows, in page order: not those of the move list, the score sheet, the
+// message line or a part's own script.
+function cardsByKey(el) {
+  const keyed = new Map();
+  const seats = [...el.querySelectorAll(".hk-seat")];
+  for (const card of el.querySelectorAll(".hk-card")) {
     if (card.closest(".hk-custom, .hk-movepanel, .hk-scorepanel, .hk-message")) continue;
-    const key = card.textContent.trim();
+    const key = cardKey(card, seats);
     if (!key) continue;
-    if (places.has(key)) twice.add(key);
-    places.set(key, card);
+    if (!keyed.has(key)) keyed.set(key, []);
+    keyed.get(key).push(card);
   }
-  for (const key of twice) places.delete(key);
-  return places;
+  return keyed;
+}
+
+// A face is its text; a back shows nothing but its label, so backs are told apart by seat and label only.
+function cardKey(card, seats) {
+  if (!card.classList.contains("hk-back")) return card.textContent.trim();
+  return `back ${seats.indexOf(card.closest(".hk-seat"))} ${card.title}`;
+}
+
+function cardRects(el) {
+  const keyed = new Map();
+  for (const [key, cards] of cardsByKey(el)) {
+    keyed.set(
+      key,
+      cards.map((card) => ({
+        rect: card.getBoundingClientRect(),
+        turned: card.classList.contains(TURNED),
+        picked: Boolean(card.closest(".hk-selected")),
+      })),
+    );
+  }
+  return keyed;
+}
+
+// How far a card went from where it was to `rect`; a card the reader picked up was sent somewhere, so it is the
+// last to be taken for a twin that stayed where it was.
+function distance(from, rect) {
+  const far = Math.hypot(from.rect.left - rect.left, from.rect.top - rect.top);
+  return from.picked && far < 2 ? Infinity : far;
+}
+
+// Pairs the cards of one text now with where cards of that text were, nearest first; returns the pairs and
+// what is left on each side.
+function pairNearest(then, now) {
+  const rects = now.map((card) => card.getBoundingClientRect());
+  const pairs = [];
+  then.forEach((from, i) => rects.forEach((rect, j) => pairs.push([distance(from, rect), i, j])));
+  pairs.sort((a, b) => a[0] - b[0]);
+  const [usedThen, usedNow, moves] = [new Set(), new Set(), []];
+  for (const [, i, j] of pairs) {
+    if (usedThen.has(i) || usedNow.has(j)) continue;
+    [usedThen, usedNow].forEach((used, side) => used.add(side ? j : i));
+    moves.push({ from: then[i], card: now[j], to: rects[j] });
+  }
+  const left = then.filter((_, i) => !usedThen.has(i));
+  const arrived = now.filter((_, j) => !usedNow.has(j));
+  return { moves, left, arrived };
+}
+
+function cardMoves(before, el) {
+  const [moves, left, arrived] = [[], [], []];
+  const now = cardsByKey(el);
+  for (const [key, cards] of now) {
+    const paired = pairNearest(before.get(key) || [], cards);
+    moves.push(...paired.moves);
+    left.push(...paired.left);
+    arrived.push(...paired.arrived);
+  }
+  for (const [key, then] of before) if (!now.has(key)) left.push(...then);
+  if (left.length === 1 && arrived.length === 1) {
+    moves.push({ from: left[0], card: arrived[0], to: arrived[0].getBoundingClientRect() });
+  }
+  return moves;
+}
+
+// Draws `card` from where it was to where it is now (centre to centre, its old size growing or shrinking to its
+// new one), above what it passes (z-index, higher the further it goes, so a card shifting along its row passes
+// under one crossing the table), turning over on the way if it turned; nothing is written to the page,
+// so the move itself shows at once. The slide animates the `translate` and `scale` properties and the turn
+// `rotate`, so the card turns about its own middle wherever it is on the way.
+function glide({ from, card, to }) {
+  const was = from.rect;
+  const dx = was.left + was.width / 2 - (to.left + to.width / 2);
+  const dy = was.top + was.height / 2 - (to.top + to.height / 2);
+  const turned = from.turned !== card.classList.contains(TURNED);
+  if (Math.abs(dx) < 2 && Math.abs(dy) < 2 && !turned) return;
+  const scale = to.width && to.height ? `${was.width / to.width} ${was.height / to.height}` : "1";
+  const zIndex = 5 + Math.min(40, Math.round(Math.hypot(dx, dy) / 20)); // the furthest traveller passes over all
+  card.animate(
+    [
+      { translate: `${dx}px ${dy}px`, scale, zIndex },
+      { translate: "0px 0px", scale: "1", zIndex },
+    ],
+    { duration: MOTION_MS, easing: "ease-out" },
+  );
+  const button = card.closest("button"); // a focused button is a layer of its own: it rises with its card
+  if (button) button.animate([{ zIndex }, { zIndex }], { duration: MOTION_MS });
+  if (turned) turnOver(card);
+}
+
+// A card turning over shows its old side until it stands on its edge, then its new side.
+function turnOver(card) {
+  const half = { duration: MOTION_MS / 2 };
+  card.classList.toggle(TURNED);
+  card
+    .animate([{ rotate: "y 0deg" }, { rotate: "y 90deg" }], { ...half, easing: "ease-in" })
+    .finished.finally(() => {
+      card.classList.toggle(TURNED);
+      card.animate([{ rotate: "y -90deg" }, { rotate: "y 0deg" }], { ...half, easing: "ease-out" });
+    });
 }
 
 // A board's pieces (Sombrero's squares, "button.hk-sq") are the squares' pictures (a class per kind of piece,
-// "hk-piece-..."), with no name of their own: when one square lost a piece and one other square gained a piece of
-// the same kind, that piece stepped there. The new square marks itself "hk-arriving" as it is drawn (its picture
-// then shows on its ::after, the square's own kept back), and in the next frame that ::after glides in from the
-// old square: no element is added, and the squares, which never move, are measured once the browser lays the
-// page out anyway.
+// "hk-piece-<side>-hatted"), with no name of their own: when one square lost a piece and one other square gained
+// a piece of the same kind, that piece stepped there. The new square marks itself "hk-arriving" as it is drawn
+// (its picture then shows on its ::after, the square's own kept back), and in the next frame that ::after glides
+// in from the old square: no element is added, and the squares, which never move, are measured once the
+// browser lays the page out anyway.
 function pieceKinds(el) {
   const kinds = new Map();
   for (const square of el.querySelectorAll("button.hk-sq")) {
-    kinds.set(square.dataset.part, { kind: [...square.classList].find((name) => name.startsWith("hk-piece-")) || "", square });
+    const kind = [...square.classList].find((name) => name.startsWith("hk-piece-")) || "";
+    kinds.set(square.dataset.part, { kind, square });
   }
   return kinds;
 }
@@ -315,36 +425,94 @@ function stepPiece(step) {
     .finished.finally(() => step.square.classList.remove("hk-arriving"));
 }
 
+// -- hats on a board: a piece that keeps its square but gains or loses its hat (Sombrero's S2 hat jump, S3's
+// capture). Each kind's picture is noted once, as the board is first seen (a square's computed background, read
+// before a change while the page is laid out anyway), so a square can show its old picture while the hat moves:
+// the hat alone is the top of the hatted picture on the square's ::after ("hk-hat-moving", widgets/style.py).
+// One square of a side losing its hat as one other of the same side gains one is a hat jump: the hat glides
+// between them. Any other hat lost lifts off and fades; any other hat gained (stepping back over a capture)
+// comes down and settles.
+
+const PICTURES = new Map(); // "hk-piece-white-hatted" -> its url(...)
+const HAT_MOVES = "hk-hat-moving";
+
+function notePicture(kind, square) {
+  if (kind && !PICTURES.has(kind) && !square.style.backgroundImage) { // not one showing its old picture for now
+    PICTURES.set(kind, getComputedStyle(square).backgroundImage);
+  }
+}
+
+const sideOf = (kind) => kind.replace(/-hat(ted|less)$/, "");
+const hatted = (kind) => kind.endsWith("-hatted");
+
+function hatChanges(before, el) {
+  const [lost, gained] = [[], []];
+  for (const [id, now] of pieceKinds(el)) {
+    const then = before.get(id);
+    if (!then || !then.kind || !now.kind || then.kind === now.kind) continue;
+    if (sideOf(then.kind) !== sideOf(now.kind)) continue;
+    (hatted(then.kind) ? lost : gained).push({ square: now.square, was: then.kind });
+  }
+  return { lost, gained };
+}
+
+function moveHats({ lost, gained }) {
+  const ofSide = (hats, side) => hats.filter((hat) => sideOf(hat.was) === side);
+  const jumped = (side) => ofSide(lost, side).length === 1 && ofSide(gained, side).length === 1;
+  for (const hat of gained) {
+    if (jumped(sideOf(hat.was))) hatGlides(ofSide(lost, sideOf(hat.was))[0].square, hat);
+    else hatUpOrDown(hat, true);
+  }
+  for (const hat of lost) if (!jumped(sideOf(hat.was))) hatUpOrDown(hat, false);
+}
+
+// The square that gains the hat shows its old, hatless picture beneath, and the hat on top.
+function showHat(square, hat, under) {
+  square.classList.add(HAT_MOVES);
+  square.style.setProperty("--hk-hat", hat);
+  if (under) square.style.backgroundImage = under;
+  return () => {
+    square.classList.remove(HAT_MOVES);
+    square.style.removeProperty("--hk-hat");
+    if (under) square.style.removeProperty("background-image");
+  };
+}
+
+function hatGlides(from, { square, was }) {
+  if (!PICTURES.has(was)) return;
+  const done = showHat(square, getComputedStyle(square).backgroundImage, PICTURES.get(was));
+  const [a, b] = [from.getBoundingClientRect(), square.getBoundingClientRect()];
+  const moves = [{ transform: `translate(${a.left - b.left}px, ${a.top - b.top}px)` }, { transform: "none" }];
+  square.animate(moves, { duration: MOTION_MS, easing: "ease-out", pseudoElement: "::after" }).finished.finally(done);
+}
+
+// A hat lost lifts off and fades; one gained (going back) comes down the same way.
+function hatUpOrDown({ square, was }, landing) {
+  if (!PICTURES.has(was)) return;
+  const now = getComputedStyle(square).backgroundImage;
+  const done = landing ? showHat(square, now, PICTURES.get(was)) : showHat(square, PICTURES.get(was), null);
+  const off = { transform: "translateY(-45%)", opacity: 0 };
+  const on = { transform: "none", opacity: 1 };
+  const moves = landing ? [off, on] : [on, off];
+  square.animate(moves, { duration: MOTION_MS, easing: "ease-out", pseudoElement: "::after" }).finished.finally(done);
+}
+
 function slide(before, el) {
   const step = steppedPiece(before.pieces, el);
-  if (before.cards.size || step) requestAnimationFrame(() => slideNow(before, el, step));
+  if (before.cards.size || step || before.pieces.size) requestAnimationFrame(() => slideNow(before, el, step));
 }
 
 function slideNow(before, el, step) {
-  for (const [key, card] of cardPlaces(el)) {
-    const from = before.cards.get(key);
-    const to = from && card.getBoundingClientRect();
-    if (from && (Math.abs(from.left - to.left) >= 2 || Math.abs(from.top - to.top) >= 2)) glide(card, from);
-  }
+  cardMoves(before.cards, el).forEach(glide);
   if (step) stepPiece(step);
-}
-
-// Draws `element` from where `from` was to where it is now; above what it passes (z-index), and nothing written
-// to the page: the move is shown at once.
-function glide(element, from) {
-  const to = element.getBoundingClientRect();
-  const [dx, dy] = [from.left - to.left, from.top - to.top];
-  const scale = to.width ? from.width / to.width : 1;
-  return element.animate(
-    [{ transform: `translate(${dx}px, ${dy}px) scale(${scale})`, zIndex: 5 }, { transform: "none", zIndex: 5 }],
-    { duration: MOTION_MS, easing: "ease-out" },
-  );
+  moveHats(hatChanges(before.pieces, el));
 }
 
 function rectsOf(el) {
   if (stillWanted()) return { cards: new Map(), pieces: new Map() };
-  const cards = new Map([...cardPlaces(el)].map(([key, card]) => [key, card.getBoundingClientRect()]));
-  return { cards, pieces: pieceKinds(el) };
+  const pieces = pieceKinds(el);
+  for (const { kind, square } of pieces.values()) notePicture(kind, square);
+  return { cards: cardRects(el), pieces };
 }
 
 // -- the score sheet points at what it counts: while a line naming cards or squares ("data-hk-shows",

@@ -25,6 +25,7 @@ from hatskit.core import Event
 from hatskit.drawing import event_html
 from hatskit.games.hats import KIND_NAMES, Exchange, cards_of_game
 from tests.browser.conftest import GAME_TABLE
+from tests.browser.motion import end, forget_motion, middle, motion, near, settle, start, watch_motion
 from tests.conftest import NOTEBOOK_DIR, NOTEBOOKS, REPO
 from widgets import HatsTable
 
@@ -299,6 +300,64 @@ def test_no_card_slides_for_a_reader_who_asks_for_reduced_motion(
     assert replica.try_move(str(move))
     expect(table.locator(".hk-message")).to_contain_text(message_line(replica.game.events[-1][-1]))
     assert page.evaluate("() => window.hkSlides") == []
+
+
+def test_hats_a_black_hat_turns_face_down_on_its_way_and_back_up_on_undo(
+    hats_table: Locator, replica: HatsTable, page: Page
+) -> None:
+    table, card = hats_table, replica.game.view(0)["hand"][0]
+    black_hat = table.locator(".hk-seat .hk-card.hk-blackhat", has_text=card)
+    in_hand = hand_card(table, card).locator(".hk-card")
+    watch_motion(page)
+    hand_card(table, card).click()
+    expect(table.locator(f'button.hk-selected[title="{card} in your hand"]')).to_be_visible()
+    settle(page)  # picking it up redraws the hand
+    from_hand = middle(in_hand)
+    table.get_by_role("button", name="black hat", exact=True).click()
+    assert replica.try_move(f"black {card}")
+    assert card in replica.game.view(0)["my_black_hats"]  # the engine put it face down among Ana's black hats
+    went = motion(
+        page, "(m, card) => m.text === card && m.classes.includes('hk-blackhat') && m.frames[0].translate", card
+    )
+    assert (went["seat"], near(start(went), from_hand)) == ("Ana", True)  # a seat panel's first line: its name
+    motion(page, "(m, card) => m.text === card && m.frames[1].rotate === 'y 90deg'", card)  # it turns over
+    narration = [message_line(event) for events in replica.game.events for event in events]
+    table.locator(".hk-message").filter(has_text=narration[-1]).wait_for()  # the bots have answered
+    settle(page)
+    assert near(end(went), middle(black_hat))
+    from_seat = middle(black_hat)
+    forget_motion(page)
+    table.get_by_role("button", name="undo", exact=True).click()
+    back = motion(
+        page, "(m, card) => m.text === card && m.holder.endsWith(' in your hand') && m.frames[0].translate", card
+    )
+    assert near(start(back), from_seat)
+    motion(page, "(m, card) => m.text === card && m.frames[1].rotate === 'y 90deg'", card)
+    expect(black_hat).to_have_count(0)
+    settle(page)
+    assert near(end(back), middle(in_hand))
+
+
+def test_hats_another_seats_black_hat_comes_from_its_hand(hats_table: Locator, replica: HatsTable, page: Page) -> None:
+    """The reader plays the first exchange offered until a bot makes a black hat: a back leaves its hand."""
+    table, made, turns = hats_table, None, 0
+    while made is None:
+        move, count, turns = first_exchange(replica), len(replica.game.events), turns + 1
+        assert replica.try_move(str(move)) and turns <= 8, "no bot made a black hat in this game's first turns"
+        made = next((e.text for es in replica.game.events[count:] for e in es if " made a black hat" in e.text), None)
+        if made is not None:  # where the backs of its hand rest (before a pick lights the table and moves them)
+            name = made.split()[0]
+            seat = table.locator(f".hk-seat-{replica.game.seat_names.index(name)}").locator(".hk-back")
+            settle(page)
+            backs = [middle(back) for back in seat.all() if back.get_attribute("title") == "hidden card"]
+            watch_motion(page)
+        hand_card(table, str(move.card)).click()
+        position(table, move.position).click()
+        expect(table.locator(".hk-movelist li")).to_have_count(replica.game.ply)  # the bots have answered
+    went = motion(page, "(m, name) => m.title === 'black hat' && m.seat.startsWith(name)", name)
+    assert any(near(start(went), back) for back in backs)  # where a back of its hand was (backs look alike)
+    settle(page)
+    assert near(end(went), middle(seat.and_(page.locator('[title="black hat"]')).last))
 
 
 def test_hats_a_score_line_points_at_the_cards_it_counts(hats_table: Locator, replica: HatsTable, page: Page) -> None:

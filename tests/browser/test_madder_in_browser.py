@@ -11,9 +11,10 @@ from typing import TYPE_CHECKING
 from playwright.sync_api import expect
 
 import hatskit
+from tests.browser.motion import end, forget_motion, middle, motion, near, settle, start, watch_motion
 
 if TYPE_CHECKING:
-    from playwright.sync_api import Locator
+    from playwright.sync_api import Locator, Page
 
 NOTEBOOK = Path(__file__).resolve().parents[2] / "notebooks" / "madder_than_a_hatter.ipynb"
 TABLE_CALL = (
@@ -62,3 +63,47 @@ def test_a_hat_clicked_into_bens_inventory(open_table: Callable[[str, Path], Loc
     expect(table.locator(".hk-message")).to_contain_text(f"Ana put a {hat} into Ben's inventory")
     title = f"{hat.removesuffix('*')} (Premium)" if hat.endswith("*") else hat
     expect(table.locator(".hk-seat-1").locator(f'.hk-hat[title="{title}"]')).not_to_have_count(0)
+
+
+def line_card(table: Locator, hat: str) -> Locator:
+    """The assembly line's hat ``hat``."""
+    return table.locator(".hk-line .hk-card", has_text=re.compile(rf"^{re.escape(hat)}$"))
+
+
+def test_a_hat_shown_twice_slides_into_the_inventory_and_back_on_undo(
+    open_table: Callable[[str, Path], Locator], voila: str, page: Page
+) -> None:
+    """Ana's first hat, a Beret, is on the line too: she puts hers into Cleo's inventory and takes the line's.
+
+    The two Berets look alike, so the page cannot know which went where: the one Ana picked up is seen to go
+    to Cleo's inventory, and the line's comes to her hand. Undo shows the fewest moves back: the Beret leaves
+    Cleo's inventory for the line, and the one in Ana's hand stays put.
+    """
+    table, hat, hand_hat = first_hat(open_table, voila)
+    game = hatskit.new_game("madder", players=3, seed=2026)
+    assert game.view(0)["line"][0] == hat, "the notebook's game no longer starts the line with Ana's first hat"
+    game.play(f"{hat}>Cleo")
+    assert (hat in game.view(0)["inventories"][2], game.view(0)["line"][:1] != [hat]) == (True, True)
+    watch_motion(page)
+    hand_hat.click()
+    expect(hand_hat).to_have_class(re.compile(r"\bhk-selected\b"))
+    settle(page)  # picking it up redraws the hand
+    from_hand, from_line = middle(hand_hat.locator(".hk-card")), middle(line_card(table, hat))
+    table.get_by_role("button", name="into Cleo's inventory").click()
+    expect(table.locator(".hk-message")).to_contain_text(f"Ana put a {hat} into Cleo's inventory")
+    went = motion(page, "(m, hat) => m.text === hat && m.seat.startsWith('Cleo') && m.frames[0].translate", hat)
+    taken = motion(page, "(m, hat) => m.text === hat && m.holder.startsWith(hat + ' in your hand')", hat)
+    assert (near(start(went), from_hand), near(start(taken), from_line)) == (True, True)
+    settle(page)
+    in_inventory = table.locator(".hk-seat-2").locator(".hk-hat", has_text=hat)
+    assert (near(end(went), middle(in_inventory)), near(end(taken), middle(hand_hat.locator(".hk-card")))) == (
+        True,
+        True,
+    )
+    from_inventory = middle(in_inventory)
+    forget_motion(page)
+    table.get_by_role("button", name="undo", exact=True).click()
+    expect(line_card(table, hat)).to_have_count(1)
+    back = motion(page, "(m, hat) => m.text === hat && m.frames[0].translate", hat)
+    settle(page)
+    assert (near(start(back), from_inventory), near(end(back), middle(line_card(table, hat)))) == (True, True)

@@ -21,6 +21,7 @@ from playwright.sync_api import expect
 import hatskit
 from hatskit.games.sombrero import square_name
 from tests.browser.conftest import GAME_TABLE
+from tests.browser.motion import end, forget_motion, middle, motion, near, start, watch_motion
 
 if TYPE_CHECKING:
     from playwright.sync_api import Locator, Page
@@ -203,3 +204,85 @@ def test_board_pictures_are_drawn_near_the_screen_in_the_room_they_hold(
         assert abs(drawn_height - held[index][1]) < 0.5, (
             f"board picture {index + 1}: {held[index][1]} -> {drawn_height} px"
         )
+
+
+# ------------------------------------------------------------------ hats you can watch move (S2, S3)
+
+
+def play(table: Locator, origin: str, target: str, narration: str) -> None:
+    """Pick up the piece on ``origin``, press ``target``, and wait for the message line to say ``narration``."""
+    square(table, origin).click()
+    expect(table.locator(f'button.hk-selected[title^="{origin}:"]')).to_be_visible()
+    square(table, target).click()
+    expect(table.locator(".hk-message")).to_contain_text(narration)
+
+
+AFTER = "(m, name) => m.pseudo === '::after' && m.title.startsWith(name + ':')"  # a square's picture, animated
+
+
+def test_sombrero_a_hat_jump_glides_the_hat_to_the_friend_and_back_on_undo(
+    open_table: OpenTable, puzzle: Served, page: Page
+) -> None:
+    table = open_board(open_table, *puzzle)
+    b3, c2 = middle(square(table, "b3")), middle(square(table, "c2"))
+    watch_motion(page)
+    play(table, "b3", "c2", "White passed the hat of b3 to c2 (b3>c2)")
+    hat = motion(page, AFTER, "c2")  # the engine put the hat on c2: it glides there from b3
+    assert (near(start(hat), b3), near(end(hat), c2)) == (True, True)
+    expect(square(table, "b3")).to_have_attribute("title", re.compile("^b3: White, hatless"))
+    expect(table.locator(".hk-hat-moving")).to_have_count(0)  # once there, c2 shows its own picture again
+    forget_motion(page)
+    table.get_by_role("button", name="undo", exact=True).click()
+    expect(square(table, "b3")).to_have_attribute("title", re.compile("^b3: White, hatted"))
+    back = motion(page, AFTER, "b3")
+    assert (near(start(back), c2), near(end(back), b3)) == (True, True)
+    expect(table.locator(".hk-hat-moving")).to_have_count(0)
+
+
+def test_sombrero_a_captured_hat_lifts_off_and_comes_back_on_undo(
+    open_table: OpenTable, puzzle: Served, page: Page
+) -> None:
+    table = open_board(open_table, *puzzle)
+    watch_motion(page)
+    play(table, "b3", "c4", "d4 lost its hat: flanked by c4 and e4 (S3)")
+    lift = motion(page, AFTER, "d4")
+    assert [frame["opacity"] for frame in lift["frames"]] == [1, 0]  # d4's hat goes up and fades
+    assert near(start(lift), middle(square(table, "d4")))
+    motion(page, AFTER, "c4")  # the piece itself steps b3-c4
+    forget_motion(page)
+    table.get_by_role("button", name="undo", exact=True).click()
+    expect(square(table, "d4")).to_have_attribute("title", "d4: Black, hatted")
+    land = motion(page, AFTER, "d4")
+    assert [frame["opacity"] for frame in land["frames"]] == [0, 1]  # and comes down again
+    step = motion(page, AFTER, "b3")
+    assert near(start(step), middle(square(table, "c4")))
+    expect(table.locator(".hk-hat-moving, .hk-arriving")).to_have_count(0)
+
+
+def test_sombrero_no_hat_moves_for_a_reader_who_asks_for_reduced_motion(
+    open_table: OpenTable, puzzle: Served, page: Page
+) -> None:
+    page.emulate_media(reduced_motion="reduce")
+    table = open_board(open_table, *puzzle)
+    watch_motion(page)
+    play(table, "b3", "c4", "d4 lost its hat: flanked by c4 and e4 (S3)")
+    table.get_by_role("button", name="undo", exact=True).click()
+    expect(square(table, "d4")).to_have_attribute("title", "d4: Black, hatted")
+    assert page.evaluate("() => window.hkMotion") == []
+
+
+def test_sombrero_stepping_back_and_forward_through_a_hat_jump_moves_the_hat_both_ways(
+    open_table: OpenTable, puzzle: Served, page: Page
+) -> None:
+    table = open_board(open_table, *puzzle)
+    b3, c2 = middle(square(table, "b3")), middle(square(table, "c2"))
+    play(table, "b3", "c2", "White passed the hat of b3 to c2 (b3>c2)")
+    expect(table.locator(".hk-hat-moving")).to_have_count(0)
+    watch_motion(page)
+    table.get_by_role("button", name="back", exact=True).click()
+    back = motion(page, AFTER, "b3")
+    assert (near(start(back), c2), near(end(back), b3)) == (True, True)
+    forget_motion(page)
+    table.get_by_role("button", name="forward", exact=True).click()
+    again = motion(page, AFTER, "c2")
+    assert (near(start(again), b3), near(end(again), c2)) == (True, True)
