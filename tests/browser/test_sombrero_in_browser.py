@@ -152,6 +152,14 @@ def test_sombrero_capture_by_clicks_takes_the_hat(open_table: OpenTable, puzzle:
     expect(table.locator(".hk-sb-turn")).to_contain_text("hats: White 4, Black 3")
 
 
+def test_sombrero_a_piece_dragged_to_its_square_captures_as_a_click_does(open_table: OpenTable, puzzle: Served) -> None:
+    table = open_board(open_table, *puzzle)
+    square(table, "b3").drag_to(square(table, "c4"))  # pick up, carry, let go: the two clicks a reader makes
+    expect(table.locator(".hk-message")).to_contain_text("d4 lost its hat: flanked by c4 and e4 (S3)")
+    expect(square(table, "c4")).to_have_attribute("title", re.compile(r"^c4: White, hatted"))
+    expect(table.locator(".hk-ghost")).to_have_count(0)
+
+
 def expect_pointed_squares(table: Locator, names: list[str]) -> None:
     """Wait until exactly the squares ``names`` are marked as what a score line counts."""
     expect(table.locator("button.hk-sq.hk-pointed")).to_have_count(len(names))
