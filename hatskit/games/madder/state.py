@@ -241,7 +241,8 @@ class MadderState(TurnBased, SeededDraws):
 
     def _end_round(self) -> None:
         """Score the round (M5); the game ends after a round per player with one leader, else the next deal (M1)."""
-        self.scores.append(tuple(round_lines(self.inventories, self.haberdashers, self.cards, self.round)))
+        lines = round_lines(self.inventories, self.haberdashers, self.cards, self.round)
+        self.scores.append(tuple(line._replace(shows=()) for line in lines))  # a finished round's hats left the table
         totals = self.totals()
         if self.round >= self.players and totals.count(max(totals)) == 1:
             self.phase, self.turn = OVER, None
