@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import html
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:  # only for the hints: the contract (core) draws its score sheets with this module
@@ -171,6 +171,14 @@ def seat_panel_html(seat: int, head: str, holds: Sequence[str], to_move: bool = 
 def seats_order(players: int, bottom: int) -> list[int]:
     """The seats across the top of a table seen from ``bottom``'s chair: the players after it, in turn order."""
     return [(bottom + step) % players for step in range(1, players)]
+
+
+def around_table_html(players: int, bottom: int, seat_html: Callable[[int], str], middle: str) -> str:
+    """A table seen from ``bottom``'s chair, the layout every game's picture shares: the other seats across the
+    top in turn order (``seat_html`` draws one), ``middle`` (the tea table, the line, the pile) on its cloth,
+    and ``bottom``'s own seat below it."""
+    others = "".join(seat_html(seat) for seat in seats_order(players, bottom))
+    return f'<div class="hk-seats">{others}</div><div class="hk-middle">{middle}</div>{seat_html(bottom)}'
 
 
 def scoresheet_html(sheet: ScoreSheet) -> str:

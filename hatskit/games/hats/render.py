@@ -7,13 +7,13 @@ every hand shown for teaching.
 from __future__ import annotations
 
 from hatskit.drawing import (
+    around_table_html,
     back_html,
     card_html,
     escape,
     hold_html,
     seat_head_html,
     seat_panel_html,
-    seats_order,
     style_tag,
 )
 from hatskit.games.hats.components import KIND_NAMES, SEAT_NAMES, Card, parse_card
@@ -40,12 +40,12 @@ def tea_table_html(table: list[Card]) -> str:
 def table_html(state: HatsState, seat: int | None = None) -> str:
     """A whole position as ``seat`` sees it (None: every hand shown, for teaching): the other seats across the
     top, the tea table in the middle, ``seat``'s own (Ana's for teaching) at the bottom."""
-    bottom = 0 if seat is None else seat
-    others = "".join(_seat_html(state, s, seat) for s in seats_order(state.players, bottom))
     cookie = SEAT_NAMES[state.cookie] if state.cookie is not None else "the napkin (nobody)"
     info = f'<div class="hk-row">Last cookie: <b>{escape(cookie)}</b> · deck {len(state.deck)} cards</div>'
-    middle = f'<div class="hk-middle">{tea_table_html(state.table)}{info}</div>'
-    body = f'<div class="hk-seats">{others}</div>{middle}{_seat_html(state, bottom, seat)}'
+    bottom = 0 if seat is None else seat
+    body = around_table_html(
+        state.players, bottom, lambda s: _seat_html(state, s, seat), tea_table_html(state.table) + info
+    )
     return f'{style_tag()}<div class="hk">{body}</div>'
 
 

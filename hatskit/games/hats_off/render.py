@@ -11,12 +11,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from hatskit.drawing import (
+    around_table_html,
     back_html,
     escape,
     hold_html,
     seat_head_html,
     seat_panel_html,
-    seats_order,
     slot_html,
     style_tag,
 )
@@ -209,9 +209,8 @@ def view_html(
         head = heads[number] if heads is not None else view["head"] if number == view["seat"] else None
         return seat_html(view, number, kinds[number], hand, head)
 
-    others = "".join(seat(number) for number in seats_order(view["players"], bottom))
-    rows = [f'<div class="hk-ho-status">{escape(status_text(view))}</div>', f'<div class="hk-seats">{others}</div>']
-    rows += ['<div class="hk-middle">', _pile_html(view), _loose_html(view), "</div>", seat(bottom), _match_html(view)]
+    around = around_table_html(view["players"], bottom, seat, _pile_html(view) + _loose_html(view))
+    rows = [f'<div class="hk-ho-status">{escape(status_text(view))}</div>', around, _match_html(view)]
     return f'{style_html()}<div class="hk">{"".join(rows)}</div>'
 
 

@@ -12,12 +12,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from hatskit.drawing import (
+    around_table_html,
     back_html,
     escape,
     hold_html,
     seat_head_html,
     seat_panel_html,
-    seats_order,
     slot_html,
     style_tag,
 )
@@ -186,16 +186,14 @@ def table_html(state: MadderState, seat: int | None = None) -> str:
     """A whole position as ``seat`` sees it (None: every hand and Haberdasher shown, for teaching): the other
     seats across the top, the assembly line in the middle, ``seat``'s own (Ana's for teaching) at the bottom."""
     cards = state.cards
-    bottom = 0 if seat is None else seat
-    others = "".join(_seat_html(state, s, seat) for s in seats_order(state.players, bottom))
     middle = [f'<div class="hk-row"><small>{escape(cards.label)}</small></div>', _status(state)]
     if state.phase != EXERCISE:
         middle.append(line_html(state.line, cards, len(state.deck)))
     if state.discard:
         middle.append(f'<div class="hk-row"><span class="hk-label">discarded</span>{_hats(state.discard, cards)}</div>')
-    rows = [f'<div class="hk-seats">{others}</div>', f'<div class="hk-middle">{"".join(middle)}</div>']
-    rows.append(_seat_html(state, bottom, seat))
-    return f'{style_tag()}<style>{STYLE}</style><div class="hk">{"".join(rows)}</div>'
+    bottom = 0 if seat is None else seat
+    body = around_table_html(state.players, bottom, lambda s: _seat_html(state, s, seat), "".join(middle))
+    return f'{style_tag()}<style>{STYLE}</style><div class="hk">{body}</div>'
 
 
 def _status(state: MadderState) -> str:
