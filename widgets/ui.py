@@ -33,7 +33,9 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import hashlib
 import itertools
+import json
 import pathlib
 import weakref
 from collections.abc import Callable, Iterator, Sequence
@@ -479,6 +481,24 @@ def _script(part: type[Custom]) -> str:
 
 
 def module_text(parts: Sequence[type[Custom]]) -> str:
-    """view.js with the scripts of ``parts``, each registered under its file name (one ES module for the page)."""
+    """view.js with the scripts of ``parts``, each registered under its file name, as a module the page loads once.
+
+    anywidget imports each view's ``_esm`` anew (from a text it is given, not from a URL), so each of a page's
+    five to seven views would compile and run its own copy of view.js, and keep its own copy of the module's
+    state (race.js's pad that takes the keys). What each view gets is a loader (LOADER) that imports the text
+    once per page and hands every view to that one module (benchmarks/README.md has what it saves).
+    """
     scripts = [f"PARTS[{part.script!r}] = (() => {{\n{_script(part)}\nreturn render;\n}})();" for part in parts]
-    return (HERE / "view.js").read_text(encoding="utf-8") + "\n" + "\n".join(scripts)
+    text = (HERE / "view.js").read_text(encoding="utf-8") + "\n" + "\n".join(scripts)
+    key = "hatskit.view." + hashlib.sha1(text.encode()).hexdigest()[:12]  # a changed module is loaded anew
+    return LOADER.replace("KEY", json.dumps(key)).replace("TEXT", json.dumps(text))
+
+
+# The module every view's ``_esm`` is: it imports the whole module text once per page (the first view to draw
+# starts it; the others wait for the same import) and lets that module draw the view.
+LOADER = """const module = (globalThis[KEY] ??= (() => {
+  const url = URL.createObjectURL(new Blob([TEXT], { type: "text/javascript" }));
+  return import(url).finally(() => URL.revokeObjectURL(url));
+})());
+export default { async render(context) { return (await module).default.render(context); } };
+"""
