@@ -40,8 +40,9 @@ in the same run, with the targets of issue 28:
 - a *kernel's memory*: the resident memory of the page's kernel process after
   the move, minus the trivial page's kernel; target +40 MB.
 
-Moves are made on Hats and Sombrero (PICKS); Hats Off! and Madder than a
-Hatter get every figure but the move's. Console errors of any page are printed.
+Moves are made on Hats, Sombrero and Madder than a Hatter (PICKS); Hats
+Off!, whose race pad answers in the browser, gets every figure but the move's,
+its first click being its table's last button (hint: its bots answer at once). Console errors of any page are printed.
 
 With --pool N it then restarts the game server with `make app POOL=N`
 (Voilà's pre-heated kernels, config/voila.py) and prints the memory the pool
@@ -82,6 +83,7 @@ KERNEL_GONE_S = 10  # how long a closed tab's kernel may take to stop
 PICKS = {
     "hats": 'button[title$=" in your hand"]',
     "sombrero": 'button.hk-sq[title*=": White"]',
+    "madder_than_a_hatter": 'button[title*=" in your hand"]',  # a Premium's title goes on after "in your hand"
 }
 # What a page's first click is aimed at: [the first element matching this, or None for the whole page; the
 # controls in it; whether the last one shown is meant rather than the first]. Another game's: its last button.
