@@ -41,6 +41,11 @@ def shown(buttons: list[widgets.Button]) -> list[widgets.Button]:
     return [button for button in buttons if is_shown(button)]
 
 
+def lit(buttons: list[widgets.Button]) -> list[widgets.Button]:
+    """The visible buttons marked as legal targets."""
+    return [button for button in shown(buttons) if "hk-legal" in button._dom_classes]
+
+
 def choice(table: MadderTable, words: str) -> widgets.Button:
     """The visible choice button whose plain-word name is ``words``."""
     return next(button for button in shown(list(table.choice_box.children)) if button.description == words)
@@ -107,12 +112,45 @@ def test_a_premium_ability_is_chosen_by_its_plain_word_button() -> None:
     assert not text(table.ability_prompt)
 
 
+def test_an_assembly_line_hat_is_taken_by_a_click_on_its_lit_card() -> None:
+    """Issue 29: Extra! Extra! lights the line's hats; a click on one plays ``take`` it, the same notation as before."""
+    table = table_at(with_hand(["Newsboy*", "Beret", "Fedora"]))
+    assert not lit(table.line_buttons)
+    click_hat(table, "Newsboy*")
+    table.target_buttons[1].click()
+    line = shown(table.line_buttons)
+    assert [button.description for button in line] == ["Newsboy", "Stetson", "Trilby", "Bowler"]
+    assert lit(table.line_buttons) == line, "every hat on the line may be taken"
+    assert "Click a lit hat on the assembly line, or decline it." in text(table.ability_prompt)
+    assert not shown(list(table.choice_box.children)), "no second, worded copy of the cards' choices"
+    trilby = line[2]
+    assert trilby.tooltip == "take the Trilby from the assembly line" and '<span class="hk-card hk-hat' in trilby.face
+    trilby.click()
+    assert str(table.game.history[1]) == "take Trilby@line" and "Trilby" in hand(table)
+    assert not lit(table.line_buttons) and not is_shown(table.decline_button)
+
+
+def test_a_line_hat_clicked_when_no_ability_may_take_it_says_why_and_changes_nothing() -> None:
+    table = table_at(with_hand(["Homburg*", "Beret", "Fedora"]))
+    table_parts = (table.line_row, table.choice_box, *table.hand_buttons, *table.target_buttons)
+    before = [widget_states(part) for part in table_parts]
+    table.line_buttons[0].click()
+    assert "The Newsboy stays on the assembly line: only a Premium's ability takes from it" in text(table.message)
+    assert table.game.ply == 0 and [widget_states(part) for part in table_parts] == before
+    click_hat(table, "Homburg*")
+    table.target_buttons[0].click()  # Closing-Down Sale: it discards from an inventory, not from the line
+    ply = table.game.ply
+    table.line_buttons[1].click()
+    assert "does not choose from the assembly line" in text(table.message) and table.game.ply == ply
+    assert table.line_buttons[1].tooltip == "Stetson, hat 2 on the assembly line" and is_shown(table.decline_button)
+
+
 def test_a_premium_ability_is_declined() -> None:
     table = table_at(with_hand(["Newsboy*", "Beret", "Fedora"]))
     click_hat(table, "Newsboy*")
     table.target_buttons[1].click()
     assert is_shown(table.decline_button)
-    assert "take the Trilby from the assembly line" in {b.description for b in table.choice_box.children}
+    assert "take the Trilby from the assembly line" in {b.tooltip for b in lit(table.line_buttons)}
     click_hat(table, "Beret")
     assert "first use the waiting ability or decline it" in text(table.message)
     table.decline_button.click()
@@ -180,7 +218,8 @@ def test_hats_and_haberdashers_are_drawn_cards_whose_drawings_screen_readers_ski
     assert all("<svg" in face for face in faces) and '<span class="hk-prem">★</span>' in faces[1]
     assert all('class="hk-card hk-haber"' in seat for seat in seats), "each revealed Haberdasher a card of its own"
     assert 'class="hk-card hk-haber"' in table.haberdasher_line.value and TAILOR in text(table.haberdasher_line)
-    drawn = " ".join([*faces, *seats, table.haberdasher_line.value, table.line_row.value])
+    line = [button.face for button in table.line_buttons]
+    drawn = " ".join([*faces, *seats, table.haberdasher_line.value, *line, table.deck_line.value])
     assert all('aria-hidden="true"' in svg for svg in re.findall(r"<svg[^>]*>", drawn)) and "http" not in drawn
 
 
@@ -232,7 +271,7 @@ def play_something(table: MadderTable) -> None:
     if is_shown(table.round_end_box):
         table.next_round_button.click()
         return
-    choices = shown(list(table.choice_box.children))
+    choices = lit(table.line_buttons) + shown(list(table.choice_box.children))
     if choices:
         choices[0].click()
         return

@@ -5,8 +5,10 @@
 Click a hat of your hand to select it: the inventories it may go into light
 up. Click *into Ben's inventory* to play it there (``Fedora>Ben``, M3). When a
 Premium you played offers its ability, or your Haberdasher waits at the end of
-the round, every legal choice is a button named in plain words, beside
-*decline* (M3, M4). At the end of the round you play hats into your own
+the round, the cards are the choice where they can be: the assembly line's hats
+the ability may take or discard light up, and a click (or Enter or Space) on
+one plays that choice (``take Boater@line``); the other choices are buttons
+named in plain words. *decline* leaves the ability unused (M3, M4). At the end of the round you play hats into your own
 inventory and press *done* (M4); the Haberdashers are then revealed and used
 one by one from the dealer, each step shown as it happens.
 
@@ -30,6 +32,7 @@ from hatskit.games.madder.components import (
     ABILITY,
     END,
     HABERDASHERS,
+    LINE_SIZE,
     OVER,
     SEAT_NAMES,
     Ability,
@@ -42,11 +45,12 @@ from hatskit.games.madder.positions import MadderView
 from hatskit.games.madder.render import (
     PHASE_WORDS,
     STYLE,
+    deck_html,
     haberdasher_html,
     hat_back_html,
     hat_html,
     inventory_html,
-    line_html,
+    line_hat_html,
 )
 from widgets import ui
 from widgets.frame import TableFrame
@@ -55,6 +59,7 @@ from widgets.seating import SeatRing
 
 MARKS = ("hk-legal", "hk-selected", "hk-hint")
 HAND_SLOTS = 8  # more than a hand ever holds: 3 dealt, at most one more from an ability
+LINE_SLOTS = max(LINE_SIZE.values())  # the most hats the assembly line holds
 WIDGET_CSS = """
 .hk-table .hk-cardbtn.hk-hatbtn > .hk-hat { font-size: 1.1em; }
 /* A seat's hats and Haberdasher as big as the render's STYLE draws them (a seat's cards are small in style.py) */
@@ -64,6 +69,8 @@ WIDGET_CSS = """
 .hk-table .hk-others .hk-seatcards :is(.hk-hat, .hk-haber) { font-size: .8em; }  /* the others' shops, smaller */
 .hk-table .hk-habertext { flex: 1 1 16em; }
 .hk-table .hk-seatpanel > .hk-btn { align-self: flex-start; }
+.hk-table .hk-line { align-items: center; justify-content: center; gap: 2px 6px; }
+.hk-table .hk-btn.hk-cardbtn.hk-linebtn { display: inline-flex; flex-direction: column; align-items: center; }
 .hk-table .hk-btn.hk-choice { height: auto; min-height: 2em; white-space: normal; text-align: left; }
 .hk-table .hk-rounds td, .hk-table .hk-rounds th { padding: 1px 8px; text-align: center; }
 .hk-table .hk-standin { color: #6a4b00; font-style: italic; }
@@ -84,7 +91,14 @@ class MadderTable(TableFrame):
     def build_table(self) -> list[ui.Part]:
         players = len(self.game.seat_names)
         self.round_info = html_line("hk-info")
-        self.line_row = html_line("hk-line")
+        self.line_buttons = [self._line_button(index) for index in range(LINE_SLOTS)]
+        self.deck_line = html_line("")
+        self.line_row = row([html_line("hk-label", "assembly line"), *self.line_buttons, self.deck_line])
+        self.line_row.add_class("hk-row")
+        self.line_row.add_class("hk-line")
+        self._line: list[str] = []  # the hats on the line buttons, in order
+        self._line_moves: list[Choice] = []  # the waiting ability's choices that start on the assembly line
+        self._ability_waits = False
         self.target_buttons = [self._target_button(seat) for seat in range(players)]
         self.seat_rows = [html_line("hk-seatcards") for _ in range(players)]
         self.hand_label = html_line("hk-label")
@@ -132,6 +146,13 @@ class MadderTable(TableFrame):
         button.add_class("hk-cardbtn")
         return button
 
+    def _line_button(self, index: int) -> ui.Button:
+        """The assembly line's hat ``index``: a card pressed to choose it, never carried (it goes nowhere)."""
+        button = named_button("", "", lambda: self.choose_on_line(index), width=None)
+        for name in ("hk-cardbtn", "hk-hatbtn", "hk-linebtn", "hk-tapcard"):
+            button.add_class(name)
+        return button
+
     def _choice_buttons(self, count: int) -> list[ui.Button]:
         """At least ``count`` choice buttons: the pool grows when an ability offers more choices than ever."""
         pool = list(self.choice_box.children)
@@ -176,6 +197,25 @@ class MadderTable(TableFrame):
         else:
             self.try_move(str(action))
 
+    def choose_on_line(self, index: int) -> None:
+        """The line hat on button ``index`` chosen: the waiting ability's choice of it (the first step of two when
+        it starts several), or a sentence saying why not, changing nothing."""
+        hat = self._line[index] if index < len(self._line) else None
+        chosen = [move for move in self._line_moves if first_hat(move).hat == hat]
+        if hat is None or not chosen:
+            self.say(self._line_refusal(hat or "hat"), error=True)
+        elif len(chosen) == 1:
+            self.try_move(str(chosen[0]))
+        else:
+            self.first_hat = HatAt(hat, LINE)
+            self.refresh()
+
+    def _line_refusal(self, hat: str) -> str:
+        """Why a click on the line's ``hat`` plays nothing: the waiting ability chooses elsewhere, or none waits."""
+        if self._ability_waits:
+            return "The waiting ability does not choose from the assembly line: choose below, or decline it (M3, M4)."
+        return f"The {hat_words(hat)} stays on the assembly line: only a Premium's ability takes from it (M3)."
+
     def next_round(self) -> None:
         """The reader has seen the round's end: on to the next round, and the bots play on."""
         self.seen_round_end = self.shown_ply
@@ -216,11 +256,11 @@ class MadderTable(TableFrame):
         moves = self.reader_moves() if self.live or self.decides() else []
         hint = None if self.hint_move is None else self.game.parse(self.hint_move)
         self.round_info.value = _round_html(madder, cards)
-        self.line_row.value = line_html(madder["line"], cards, madder["deck_size"])
         self._show_seats(madder, cards, moves, hint)
         self._show_hand(madder, cards, hand, moves, hint)
         self.haberdasher_line.value = _haberdasher_html(madder, cards)
         self._show_choices(madder, cards, moves, hint)
+        self._show_line(madder, cards, hint)
         self.round_table.value = rounds_html(madder)
         self._show_round_end(madder, cards)
 
@@ -274,23 +314,28 @@ class MadderTable(TableFrame):
         )
 
     def _show_choices(self, view: MadderView, cards: CardSet, moves: list[Any], hint: Any) -> None:
-        """The waiting ability's choices as buttons in plain words, with decline; done at the end.
+        """The waiting ability's choices: those of an assembly line hat are its card (:meth:`_show_line`), the
+        others buttons in plain words, with decline; done at the end.
 
         Many choices (an ability may offer 28-99) are asked in two steps, as a person plays them: first the
         hat the choice starts from (yours, in a swap), then what becomes of it. The hint is marked at both.
         """
         picks = [move for move in moves if not isinstance(move, Play | EndPhase)]
+        self._line_moves = [move for move in picks if first_hat(move).place == LINE]
+        self._ability_waits = DECLINE in moves
+        worded = [move for move in picks if move not in self._line_moves]  # the choices the cards cannot be
         card = _waiting_card(view, cards) if DECLINE in moves else None
-        self.ability_prompt.value = _ability_html(view, card, cards) if card is not None else ""
+        where = _where_to_choose(bool(self._line_moves), bool(worded))
+        self.ability_prompt.value = _ability_html(view, card, cards, where) if card is not None else ""
         firsts = list(dict.fromkeys(first_hat(move) for move in picks))
         if self.first_hat not in firsts:
             self.first_hat = None
         seat = view["seat"] or 0
-        if len(picks) <= STEP_LIMIT:
-            offered = [(move, describe(move, seat), move == hint) for move in picks]
+        if self.first_hat is None and len(worded) <= STEP_LIMIT:
+            offered = [(move, describe(move, seat), move == hint) for move in worded]
         elif self.first_hat is None:
             hinted = first_hat(hint) if isinstance(hint, Choice) else None
-            offered = [(hat, f"{_the(hat, seat)}…", hat == hinted) for hat in firsts]
+            offered = [(hat, f"{_the(hat, seat)}…", hat == hinted) for hat in dict.fromkeys(map(first_hat, worded))]
         else:
             chosen = [move for move in picks if first_hat(move) == self.first_hat]
             offered = [(move, describe(move, seat), move == hint) for move in chosen]
@@ -300,6 +345,24 @@ class MadderTable(TableFrame):
         show(self.done_button, DONE in moves)
         set_marks(self.decline_button, ["hk-hint"] if hint == DECLINE else [], MARKS)
         set_marks(self.done_button, ["hk-hint"] if hint == DONE else [], MARKS)
+
+    def _show_line(self, view: MadderView, cards: CardSet, hint: Any) -> None:
+        """The assembly line's hats as cards, then the deck: those the waiting ability may choose light up, each
+        named by what a click on it does ("take the Boater from the assembly line")."""
+        line = view["line"]
+        self._line = list(line)
+        seat = view["seat"] or 0
+        hinted = first_hat(hint) if isinstance(hint, Choice) else None
+        for index, button in enumerate(self.line_buttons):
+            hat = line[index] if index < len(line) else None
+            chosen = [move for move in self._line_moves if first_hat(move).hat == hat]
+            marks = ["hk-legal"] if chosen else []
+            marks += ["hk-hint"] if hinted == HatAt(hat, LINE) else []
+            tip = _line_tip(hat, index, chosen, seat) if hat else ""
+            face = line_hat_html(hat, index, cards) if hat else ""
+            set_face(button, hat_words(hat) if hat else "", tip, marks, MARKS, visible=hat is not None, face=face)
+            button.disabled = view["to_move"] is None
+        self.deck_line.value = deck_html(view["deck_size"])
 
     def _show_offered(self, offered: list[tuple[Any, str, bool]], card: Ability | None) -> None:
         """Fill the choice buttons: (what a click does, its words, whether the hint points at it)."""
@@ -412,10 +475,28 @@ def _waiting_card(view: MadderView, cards: CardSet) -> Ability:
     return cards.haberdasher(view["haberdasher"])
 
 
-def _ability_html(view: MadderView, card: Ability, cards: CardSet) -> str:
+def _line_tip(hat: str, index: int, chosen: list[Choice], user: int) -> str:
+    """A line card's name: what a click on it does when the waiting ability may choose it, else where it lies."""
+    if len(chosen) == 1:
+        return describe(chosen[0], user)
+    if chosen:
+        return f"choose {_the(HatAt(hat, LINE), user)}…"
+    return f"{hat_words(hat)}, hat {index + 1} on the assembly line"
+
+
+def _where_to_choose(on_line: bool, worded: bool) -> str:
+    """How the waiting ability's choices are made: by a lit card on the assembly line, by a button, or both."""
+    if on_line and worded:
+        return "Click a lit hat on the assembly line or choose below, or decline it."
+    if on_line:
+        return "Click a lit hat on the assembly line, or decline it."
+    return "Choose one below, or decline it."
+
+
+def _ability_html(view: MadderView, card: Ability, cards: CardSet, where: str) -> str:
     kind = "your Premium's ability" if view["phase"] == ABILITY else "your Haberdasher"
     return (
-        f"<b>{escape(card.name)}</b> ({kind}): {escape(card.text)} Choose one below, or decline it. "
+        f"<b>{escape(card.name)}</b> ({kind}): {escape(card.text)} {escape(where)} "
         f'<small class="hk-standin">{escape(cards.label)}</small>'
     )
 

@@ -630,14 +630,15 @@ function pointing(el) {
 
 // -- drag and drop: picking a card up by dragging is the same click the kernel already knows ----------------
 // Pressing on a card or square and letting go on another button sends the two clicks a reader would make
-// (pick up, put down), so an illegal drop gets the same sentence as an illegal click, and nothing changes.
+// (pick up, put down), so an illegal drop gets the same sentence as an illegal click, and nothing changes. A card
+// that is chosen where it lies, never carried ("hk-tapcard": Madder's assembly line), is not picked up by a drag.
 
 const DRAG_PX = 6;
 
 function dragging(el, press) {
   let held = null; // { part, x, y, ghost, moved }
   el.addEventListener("pointerdown", (event) => {
-    const source = event.target.closest("button.hk-cardbtn, button.hk-sq");
+    const source = event.target.closest("button.hk-cardbtn:not(.hk-tapcard), button.hk-sq"); // a tap card: pressed only
     if (!source || source.disabled || event.button !== 0) return;
     held = { source, x: event.clientX, y: event.clientY, ghost: null };
   });

@@ -159,15 +159,27 @@ def hats_row_html(hats: Sequence[str], cards: CardSet) -> str:
 
 def line_html(line: Sequence[str], cards: CardSet, deck_size: int) -> str:
     """The assembly line, first hat first (marked), then the deck (M2)."""
-    cells = [
-        f'<span class="hk-pos">{hat_html(hat, cards, "hk-first" if i == 0 else "")}<small>{_nth(i)}</small></span>'
-        for i, hat in enumerate(line)
-    ]
-    deck = f'<span class="hk-pos">{hat_back_html("deck")}<small>deck {deck_size}</small></span>'
-    return f'<div class="hk-row"><span class="hk-label">assembly line</span>{"".join(cells)}{deck}</div>'
+    cells = [f'<span class="hk-pos">{line_hat_html(hat, index, cards)}</span>' for index, hat in enumerate(line)]
+    label = '<span class="hk-label">assembly line</span>'
+    return f'<div class="hk-row">{label}{"".join(cells)}{deck_html(deck_size)}</div>'
 
 
-def _nth(index: int) -> str:
+def line_hat_html(hat: str, index: int, cards: CardSet) -> str:
+    """The ``index``-th hat of the assembly line and its place under it; the first one is marked (M2).
+
+    The live table's line cards (widgets/madder.py) are this drawing too, so a card an ability may take is the
+    card the printed picture shows.
+    """
+    return f"{hat_html(hat, cards, 'hk-first' if index == 0 else '')}<small>{nth_on_line(index)}</small>"
+
+
+def deck_html(deck_size: int) -> str:
+    """The deck beside the assembly line: a back and how many hats are left in it."""
+    return f'<span class="hk-pos">{hat_back_html("deck")}<small>deck {deck_size}</small></span>'
+
+
+def nth_on_line(index: int) -> str:
+    """A place on the assembly line in words: "first", then "2", "3", ..."""
     return "first" if index == 0 else str(index + 1)
 
 
