@@ -284,6 +284,7 @@ class MadderTable(TableFrame):
             marks += ["hk-hint"] if isinstance(hint, Play) and hint.to == seat else []
             set_marks(button, marks, MARKS)
             button.disabled = view["to_move"] is None
+            show(button, view["phase"] != OVER)  # the game is over: no hat goes anywhere now
         self.ring.place(self.viewer, [] if view["to_move"] is None else [view["to_move"]])
 
     def _show_hand(self, view: MadderView, cards: CardSet, hand: list[str], moves: list[Any], hint: Any) -> None:
