@@ -202,6 +202,7 @@ PHONE_CSS = narrow("""
 .hk-share .hk-fold-body > .hk-hbox:first-child { flex-direction: row; }
 .hk-share .hk-fold-body > .hk-hbox:first-child > .hk-btn { flex: 1 1 0; }
 .hk-table .hk-stepbar .hk-btn.hk-step { width: 44px; height: 44px; }
+.hk-table .hk-choices .hk-btn.hk-pill { min-width: 44px; min-height: 44px; }
 """)
 
 
