@@ -178,7 +178,7 @@ class HatsOffTable(TableFrame):
             self.pad = RacePad(self.answered, timeout=self.answer_seconds)
             return [self.seat_rows, self.pad, self.own_seat, self._level_box()]
         self.picture = html_line("hk-ho-picture")
-        self.seat_box = ui.Dropdown(description="who", tooltip="the player who acts now")
+        self.seat_box = ui.Choices(description="who", tooltip="the player who acts now")  # at most 5: pills
         self.move_box = ui.Dropdown(description="does", tooltip="what that player does")
         self.time_box = ui.BoundedFloatText(
             value=0.5,

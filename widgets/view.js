@@ -81,7 +81,6 @@ function choices(item, id, send) {
   item.name.className = "hk-fieldname";
   item.pills = document.createElement("div");
   item.pills.className = "hk-pills";
-  attr(item.pills, "role", "radiogroup");
   item.note = document.createElement("div");
   item.note.className = "hk-choicenote";
   item.el.append(item.name, item.pills, item.note);
@@ -115,6 +114,7 @@ function pill(text, index, note) {
 
 function drawChoices(item, old, node) {
   if (old.label !== node.label) item.name.textContent = node.label || "";
+  attr(item.pills, "role", node.labels.length ? "radiogroup" : "group"); // a radio group has radios (axe)
   attr(item.pills, "aria-label", node.label || node.tip || "");
   if (!SAME(old.labels, node.labels) || !SAME(old.notes, node.notes)) {
     item.pills.replaceChildren(...node.labels.map((text, index) => pill(text, index, node.notes[index])));
