@@ -185,13 +185,25 @@ def nth_on_line(index: int) -> str:
 
 def inventory_html(inventory: Sequence[str], cards: CardSet) -> str:
     """An inventory grouped by style: the hats, how many and what they score now (M5)."""
-    counts = style_counts(inventory)
-    groups = []
-    for style in (s for s in cards.styles if counts[s]):
-        hats = _hats(sorted(h for h in inventory if style_of(h) == style), cards)
-        points = style_points(counts[style])
-        groups.append(f'<span class="hk-count"><span>{hats}</span><small>{counts[style]} → {points} pt</small></span>')
+    groups = [
+        f'<span class="hk-count"><span>{_hats(hats, cards)}</span>{caption}</span>'
+        for hats, caption in inventory_groups(inventory, cards)
+    ]
     return "".join(groups) or "<small>(empty)</small>"
+
+
+def inventory_groups(inventory: Sequence[str], cards: CardSet) -> list[tuple[list[str], str]]:
+    """An inventory's styles in the card set's order: each style's hats and the caption under them, how many
+    and what they score now (M5). The live table's inventory cards (widgets/madder.py) are grouped by it too."""
+    counts = style_counts(inventory)
+    return [
+        (
+            sorted(hat for hat in inventory if style_of(hat) == style),
+            f"<small>{counts[style]} → {style_points(counts[style])} pt</small>",
+        )
+        for style in cards.styles
+        if counts[style]
+    ]
 
 
 def table_html(state: MadderState, seat: int | None = None) -> str:
