@@ -423,7 +423,7 @@ class MadderTable(TableFrame):
 def tap_card(action: Callable[[], None]) -> ui.Button:
     """A hat on the table as a card button that is pressed where it lies, never carried off (``hk-tapcard``)."""
     button = named_button("", "", action, width=None)
-    for name in ("hk-cardbtn", "hk-hatbtn", "hk-tapcard"):
+    for name in ("hk-cardbtn", "hk-tapcard"):  # drawn as the seat draws it, not as a hand hat ("hk-hatbtn")
         button.add_class(name)
     return button
 
