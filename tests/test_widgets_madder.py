@@ -89,6 +89,14 @@ def test_a_hat_clicked_into_an_opponents_inventory() -> None:
     assert "Newsboy" in hand(table), "Ana took the line's first hat"
 
 
+def test_a_hat_of_the_hand_put_on_a_hat_of_an_inventory_goes_into_that_inventory() -> None:
+    """A drop on Ben's Boater (view.js sends it as a click on that card) plays into Ben's inventory."""
+    table = table_at(turn_position())
+    click_hat(table, "Homburg")
+    inventory_cards(table, 1)[0].click()
+    assert str(table.game.history[0]) == "Homburg>Ben" and "Homburg" not in hand(table)
+
+
 def test_an_illegal_click_says_why_and_changes_nothing() -> None:
     table = table_at(turn_position())
     table.target_buttons[1].click()

@@ -219,9 +219,12 @@ class MadderTable(TableFrame):
 
     def choose_hat(self, item: HatAt) -> None:
         """A hat on the table pressed: the waiting ability's choice of it, picked up first when it starts several
-        choices (pressed again, put down), or a sentence saying why not, changing nothing."""
+        choices (pressed again, put down); with a hat of the hand picked up, an inventory's hat stands for its
+        inventory (a drop there plays into it); else a sentence saying why not, changing nothing."""
         chosen = [move for move in self._picks if first_hat(move) == item]
-        if not chosen:
+        if not chosen and self.selected is not None and item.place != LINE:
+            self.play_selected(int(item.place))  # a hat of the hand put (or dropped) on an inventory's hat
+        elif not chosen:
             self.say(self._refusal(item), error=True)
         elif len(chosen) == 1:
             self.try_move(str(chosen[0]))
