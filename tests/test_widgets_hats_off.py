@@ -241,6 +241,16 @@ def test_a_level_seats_bots_that_react_like_it_and_the_reader_may_change_it() ->
     assert "Cleo adult bot" in seats_text(table)  # a greedy seat reacts like an adult
 
 
+def test_the_level_is_a_row_of_short_pills_with_who_reacts_so_under_them() -> None:
+    """Issue 29: "child (a child of about 8-9)" made a wide drop-down list; a pill says "child", its note the rest."""
+    table = HatsOffTable(hatskit.new_game("hats-off", players=3, seed=1), clock=ManualClock())
+    node = table.level_box.node()
+    assert node["t"] == "choices" and node["labels"][2] == "child" and node["notes"][2] == "like a child of about 8-9"
+    assert max(len(label) for label in node["labels"]) <= len("as each seat says")
+    press(table, table.level_box, value=2)  # the page's press on the "child" pill
+    assert table.level_box.value == "child" and "Ben child bot" in seats_text(table)
+
+
 def test_the_set_up_row_names_the_bots_as_the_table_does_when_a_level_is_chosen() -> None:
     """Issue 25: with "bots react like: child" the seats said "child bot" and the set-up row "adult bot"."""
     table = HatsOffTable(hatskit.new_game("hats-off", players=3, seed=1), clock=ManualClock())

@@ -41,6 +41,27 @@ def shown(buttons: list[widgets.Button]) -> list[widgets.Button]:
     return [button for button in buttons if is_shown(button)]
 
 
+def lit(buttons: list[widgets.Button]) -> list[widgets.Button]:
+    """The visible buttons marked as legal targets."""
+    return [button for button in shown(buttons) if "hk-legal" in button._dom_classes]
+
+
+def inventory_cards(table: MadderTable, seat: int) -> list[widgets.Button]:
+    """The visible card buttons of ``seat``'s inventory, style by style."""
+    return shown([button for group in table.inventories[seat].buttons for button in group])
+
+
+def table_hats(table: MadderTable) -> list[widgets.Button]:
+    """Every hat on the table a waiting ability may choose from: the line's, then each inventory's."""
+    seats = range(len(table.inventories))
+    return shown(table.line_buttons) + [card for seat in seats for card in inventory_cards(table, seat)]
+
+
+def card(table: MadderTable, name: str) -> widgets.Button:
+    """The hat on the table named (its tooltip) ``name``."""
+    return next(button for button in table_hats(table) if button.tooltip == name)
+
+
 def choice(table: MadderTable, words: str) -> widgets.Button:
     """The visible choice button whose plain-word name is ``words``."""
     return next(button for button in shown(list(table.choice_box.children)) if button.description == words)
@@ -64,8 +85,16 @@ def test_a_hat_clicked_into_an_opponents_inventory() -> None:
     game = table.game
     assert game.history[0] == Play("Homburg", 1) and game.ply >= 3, "both bots answered"
     assert "Ana put a Homburg into Ben's inventory (M3)" in text(table.message)
-    assert "Homburg" in text(table.seat_rows[1]) and "Homburg" not in hand(table)
+    assert "Homburg" in [b.description for b in inventory_cards(table, 1)] and "Homburg" not in hand(table)
     assert "Newsboy" in hand(table), "Ana took the line's first hat"
+
+
+def test_a_hat_of_the_hand_put_on_a_hat_of_an_inventory_goes_into_that_inventory() -> None:
+    """A drop on Ben's Boater (view.js sends it as a click on that card) plays into Ben's inventory."""
+    table = table_at(turn_position())
+    click_hat(table, "Homburg")
+    inventory_cards(table, 1)[0].click()
+    assert str(table.game.history[0]) == "Homburg>Ben" and "Homburg" not in hand(table)
 
 
 def test_an_illegal_click_says_why_and_changes_nothing() -> None:
@@ -86,25 +115,59 @@ def test_an_illegal_click_says_why_and_changes_nothing() -> None:
 # ------------------------------------------------------------------ abilities
 
 
-def test_a_premium_ability_is_chosen_by_its_plain_word_button() -> None:
+def test_a_premium_ability_is_chosen_by_a_click_on_a_lit_hat_in_an_inventory() -> None:
+    """Issue 29: Closing-Down Sale lights every inventory's hats, each named by what a click on it does."""
     table = table_at(with_hand(["Homburg*", "Beret", "Fedora"]))
-    assert not shown(list(table.choice_box.children)) and not is_shown(table.decline_button)
+    assert not lit(table_hats(table)) and not is_shown(table.decline_button)
     click_hat(table, "Homburg*")
     table.target_buttons[0].click()
     prompt = text(table.ability_prompt)
     assert "Closing-Down Sale" in prompt and "stand-in" in prompt and table.game.ply == 1
-    names = {button.description for button in shown(list(table.choice_box.children))}
-    assert names == {
+    assert "Click a lit hat to choose it, or decline it." in prompt
+    assert {button.tooltip for button in lit(table_hats(table))} == {
         "discard the Fedora from your inventory",
         "discard the Homburg ★ from your inventory",
         "discard the Boater from Ben's inventory",
         "discard the Bowler from Cleo's inventory",
     }
-    assert choice(table, "discard the Boater from Ben's inventory").tooltip.startswith("discard the Boater from Ben's")
-    choice(table, "discard the Boater from Ben's inventory").click()
+    assert not lit(table.line_buttons) and not shown(list(table.choice_box.children)), "the cards are the choice"
+    card(table, "discard the Boater from Ben's inventory").click()
     assert str(table.game.history[1]) == "discard Boater@Ben"
     assert table.game.view(0)["inventories"][1][:1] != ["Boater"] and "Ana discarded" in text(table.message)
     assert not text(table.ability_prompt)
+
+
+def test_an_assembly_line_hat_is_taken_by_a_click_on_its_lit_card() -> None:
+    """Issue 29: Extra! Extra! lights the line's hats; a click on one plays ``take`` it, the same notation as before."""
+    table = table_at(with_hand(["Newsboy*", "Beret", "Fedora"]))
+    assert not lit(table.line_buttons)
+    click_hat(table, "Newsboy*")
+    table.target_buttons[1].click()
+    line = shown(table.line_buttons)
+    assert [button.description for button in line] == ["Newsboy", "Stetson", "Trilby", "Bowler"]
+    assert lit(table.line_buttons) == line, "every hat on the line may be taken"
+    assert "Click a lit hat to choose it, or decline it." in text(table.ability_prompt)
+    assert not shown(list(table.choice_box.children)), "no second, worded copy of the cards' choices"
+    trilby = line[2]
+    assert trilby.tooltip == "take the Trilby from the assembly line" and '<span class="hk-card hk-hat' in trilby.face
+    trilby.click()
+    assert str(table.game.history[1]) == "take Trilby@line" and "Trilby" in hand(table)
+    assert not lit(table.line_buttons) and not is_shown(table.decline_button)
+
+
+def test_a_line_hat_clicked_when_no_ability_may_take_it_says_why_and_changes_nothing() -> None:
+    table = table_at(with_hand(["Homburg*", "Beret", "Fedora"]))
+    table_parts = (table.line_row, table.choice_box, *table.hand_buttons, *table.target_buttons)
+    before = [widget_states(part) for part in table_parts]
+    table.line_buttons[0].click()
+    assert "Nothing may choose the Newsboy from the assembly line now" in text(table.message)
+    assert table.game.ply == 0 and [widget_states(part) for part in table_parts] == before
+    click_hat(table, "Homburg*")
+    table.target_buttons[0].click()  # Closing-Down Sale: it discards from an inventory, not from the line
+    ply = table.game.ply
+    table.line_buttons[1].click()
+    assert "cannot choose the Stetson from the assembly line" in text(table.message) and table.game.ply == ply
+    assert table.line_buttons[1].tooltip == "Stetson, hat 2 on the assembly line" and is_shown(table.decline_button)
 
 
 def test_a_premium_ability_is_declined() -> None:
@@ -112,7 +175,7 @@ def test_a_premium_ability_is_declined() -> None:
     click_hat(table, "Newsboy*")
     table.target_buttons[1].click()
     assert is_shown(table.decline_button)
-    assert "take the Trilby from the assembly line" in {b.description for b in table.choice_box.children}
+    assert "take the Trilby from the assembly line" in {b.tooltip for b in lit(table.line_buttons)}
     click_hat(table, "Beret")
     assert "first use the waiting ability or decline it" in text(table.message)
     table.decline_button.click()
@@ -131,13 +194,14 @@ def test_an_ability_with_many_choices_asks_for_your_hat_first_then_the_other() -
     )
     table = table_at(tailor)
     assert len(table.game.legal_moves()) > 9, "The Tailor offers more choices than a row of buttons should"
-    first = [button.description for button in shown(list(table.choice_box.children))]
-    assert first == [
-        "the Beret from your inventory…",
-        "the Fedora from your inventory…",
-        "the Newsboy from your inventory…",
-    ]
-    choice(table, "the Fedora from your inventory…").click()
+    assert [button.description for button in lit(table_hats(table))] == ["Newsboy", "Fedora", "Beret"]  # by style
+    assert not shown(list(table.choice_box.children))
+    fedora = card(table, "pick up the Fedora from your inventory, then choose what becomes of it")
+    ben_boater = inventory_cards(table, 1)[0]
+    ben_boater.click()  # Ben's hat is the second step of a swap, not the first
+    assert "cannot choose the Boater from Ben's inventory" in text(table.message) and table.game.ply == 0
+    fedora.click()
+    assert "hk-selected" in fedora._dom_classes and "Fedora from your inventory" in text(table.ability_prompt)
     second = [button.description for button in shown(list(table.choice_box.children))]
     assert second[0] == "swap your Fedora for Ben's Boater"
     assert second[-1] == "← choose another hat" and len(second) == 7
@@ -180,7 +244,8 @@ def test_hats_and_haberdashers_are_drawn_cards_whose_drawings_screen_readers_ski
     assert all("<svg" in face for face in faces) and '<span class="hk-prem">★</span>' in faces[1]
     assert all('class="hk-card hk-haber"' in seat for seat in seats), "each revealed Haberdasher a card of its own"
     assert 'class="hk-card hk-haber"' in table.haberdasher_line.value and TAILOR in text(table.haberdasher_line)
-    drawn = " ".join([*faces, *seats, table.haberdasher_line.value, table.line_row.value])
+    line = [button.face for button in table.line_buttons]
+    drawn = " ".join([*faces, *seats, table.haberdasher_line.value, *line, table.deck_line.value])
     assert all('aria-hidden="true"' in svg for svg in re.findall(r"<svg[^>]*>", drawn)) and "http" not in drawn
 
 
@@ -198,7 +263,9 @@ def test_end_of_round_done_then_the_haberdasher_step_and_the_round_table() -> No
     assert CLERK in text(table.ability_prompt) and "stand-in" in text(table.ability_prompt)
     assert TRENDSETTER in text(table.seat_rows[1]) and COLLECTOR in text(table.seat_rows[2]), "revealed (M4)"
     assert "✓ done" not in text(table.seat_rows[0])
-    assert "discard the Fedora from your inventory" in {b.description for b in table.choice_box.children}
+    fedora = card(table, "pick up the Fedora from your inventory, then choose what becomes of it")
+    fedora.click()  # up to two hats: the Fedora alone, or with another
+    assert "discard the Fedora from your inventory" in {b.description for b in shown(list(table.choice_box.children))}
     table.decline_button.click()
     assert table.game.view(0)["round"] == 2 and "Round 1 is scored" in text(table.message)
     end = text(table.round_end)
@@ -223,7 +290,7 @@ def test_a_full_game_against_bots_finishes() -> None:
     assert text(table.status) == "The game is over." and "wins with" in text(table.message)
     rows = text(table.round_table)
     assert all(f"round {number}" in rows for number in range(1, table.game.state.round + 1))
-    assert all(button.disabled for button in table.target_buttons)
+    assert not any(map(is_shown, table.target_buttons)), "no hat goes into an inventory once the game is over"
 
 
 def play_something(table: MadderTable) -> None:
@@ -232,7 +299,7 @@ def play_something(table: MadderTable) -> None:
     if is_shown(table.round_end_box):
         table.next_round_button.click()
         return
-    choices = shown(list(table.choice_box.children))
+    choices = shown(list(table.choice_box.children)) or lit(table_hats(table))
     if choices:
         choices[0].click()
         return
@@ -294,5 +361,6 @@ def test_each_seats_inventory_button_sits_in_its_panel_the_readers_hand_at_the_b
     assert text(table.seat_rows[1]).startswith("Ben greedy bot") and "hk-tomove" not in boxes[1]._dom_classes
     ben = table.game.view(0)
     assert f"hand ({ben['hand_sizes'][1]})" in text(table.seat_rows[1])
-    assert f"inventory ({len(ben['inventories'][1])})" in text(table.seat_rows[1])
+    assert table.inventories[1].name.value == f"inventory ({len(ben['inventories'][1])})"
+    assert all(box in list(boxes[seat].parts()) for seat, box in enumerate(i.hold for i in table.inventories))
     assert table.seat_rows[1].value.count('title="hidden hat"') == ben["hand_sizes"][1], "Ben's hand: backs only"

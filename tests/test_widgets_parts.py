@@ -109,6 +109,38 @@ def test_a_dropdown_keeps_its_value_among_new_options_or_takes_the_first() -> No
         box.value = 9
 
 
+def test_a_row_of_choice_pills_sends_its_labels_notes_and_chosen_index() -> None:
+    """ui.Choices is a Dropdown drawn as pills: the page gets the labels, a note per pill, the chosen index."""
+    pills = ui.Choices(
+        options=[("any", None), ("child", "child")], notes=["as each seat says", "like a child of 8-9"], value="child"
+    )
+    pills.description = "bots react like"
+    node = pills.node()
+    assert (node["t"], node["labels"], node["notes"], node["value"]) == (
+        "choices",
+        ["any", "child"],
+        ["as each seat says", "like a child of 8-9"],
+        1,
+    )
+    assert node["label"] == "bots react like" and not node["off"]
+    pills.notes = ("only one",)  # not one per option: no notes rather than notes on the wrong pills
+    assert pills.node()["notes"] == []
+
+
+@pytest.mark.parametrize("sent", [2, -1, "1", 1.0, True, None, [0]])
+def test_a_row_of_choice_pills_refuses_what_is_not_one_of_its_pills(sent: Any) -> None:
+    """A pill's index from the page is read as its value; anything else changes nothing (no error)."""
+    pills = ui.Choices(options=["2", "3"], value="3")
+    view = View([pills])
+    press(view, pills, value=sent)
+    assert pills.value == "3"
+    press(view, pills, value=0)
+    assert pills.value == "2"
+    pills.disabled = True
+    press(view, pills, value=1)
+    assert pills.value == "2", "a disabled row of pills takes no choice"
+
+
 def test_once_a_view_says_hello_a_move_is_one_patch_of_the_parts_it_changed(monkeypatch: pytest.MonkeyPatch) -> None:
     """The page gets the whole tree once; a move then sends only the nodes that changed, numbered, and a view
     that applies the patches to the tree it had holds what a newly opened view would get."""

@@ -178,7 +178,7 @@ class HatsOffTable(TableFrame):
             self.pad = RacePad(self.answered, timeout=self.answer_seconds)
             return [self.seat_rows, self.pad, self.own_seat, self._level_box()]
         self.picture = html_line("hk-ho-picture")
-        self.seat_box = ui.Dropdown(description="who", tooltip="the player who acts now")
+        self.seat_box = ui.Choices(description="who", tooltip="the player who acts now")  # at most 5: pills
         self.move_box = ui.Dropdown(description="does", tooltip="what that player does")
         self.time_box = ui.BoundedFloatText(
             value=0.5,
@@ -194,12 +194,18 @@ class HatsOffTable(TableFrame):
         controls = [self.seat_box, self.move_box, self.time_box, self.play_button]
         return [self.picture, row(controls, flex_flow="row wrap")]
 
-    def _level_box(self) -> ui.Dropdown:
-        """The bots' level, built once: a lesson hides it with the table's other free-play controls."""
+    def _level_box(self) -> ui.Choices:
+        """The bots' level, built once: a lesson hides it with the table's other free-play controls.
+
+        A row of pills with the level's short name ("child"); who reacts like that ("a child of about 8-9") is
+        the pill's description and the line under the row, so six choices fit a phone's width.
+        """
         if getattr(self, "level_box", None) is None:
-            levels = [("as each seat says", None), *((f"{name} ({level.who})", name) for name, level in LEVELS.items())]
-            self.level_box = ui.Dropdown(
+            levels = [("as each seat says", None), *((name, name) for name in LEVELS)]
+            notes = ["each bot reacts as its seat says", *(f"like {level.who}" for level in LEVELS.values())]
+            self.level_box = ui.Choices(
                 options=levels,
+                notes=notes,
                 value=self.level,
                 description="bots react like",
             )

@@ -5,8 +5,12 @@
 Click a hat of your hand to select it: the inventories it may go into light
 up. Click *into Ben's inventory* to play it there (``Fedora>Ben``, M3). When a
 Premium you played offers its ability, or your Haberdasher waits at the end of
-the round, every legal choice is a button named in plain words, beside
-*decline* (M3, M4). At the end of the round you play hats into your own
+the round, the cards are the choice: the hats it may choose (on the assembly
+line, in an inventory) light up, and a click (or Enter or Space) on one plays
+that choice (``take Boater@line``, ``discard Boater@Ben``). A hat that starts
+several choices (yours in a swap, a hat to move) is picked up first, and what
+becomes of it is then a button named in plain words. *decline* leaves the
+ability unused (M3, M4). At the end of the round you play hats into your own
 inventory and press *done* (M4); the Haberdashers are then revealed and used
 one by one from the dealer, each step shown as it happens.
 
@@ -19,7 +23,7 @@ stand-in cards are never taken for the printed ones (M6).
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from functools import partial
 from typing import Any
 
@@ -30,8 +34,10 @@ from hatskit.games.madder.components import (
     ABILITY,
     END,
     HABERDASHERS,
+    LINE_SIZE,
     OVER,
     SEAT_NAMES,
+    STYLE_COUNT,
     Ability,
     CardSet,
     is_premium,
@@ -42,11 +48,13 @@ from hatskit.games.madder.positions import MadderView
 from hatskit.games.madder.render import (
     PHASE_WORDS,
     STYLE,
+    deck_html,
     haberdasher_html,
     hat_back_html,
     hat_html,
+    inventory_groups,
     inventory_html,
-    line_html,
+    line_hat_html,
 )
 from widgets import ui
 from widgets.frame import TableFrame
@@ -55,6 +63,9 @@ from widgets.seating import SeatRing
 
 MARKS = ("hk-legal", "hk-selected", "hk-hint")
 HAND_SLOTS = 8  # more than a hand ever holds: 3 dealt, at most one more from an ability
+LINE_SLOTS = max(LINE_SIZE.values())  # the most hats the assembly line holds
+STYLE_SLOTS = 4  # the most hats of one style in an inventory: three regular and one Premium
+Look = Callable[[HatAt, str], tuple[list[str], str]]  # a table hat's marks and name (MadderTable._look)
 WIDGET_CSS = """
 .hk-table .hk-cardbtn.hk-hatbtn > .hk-hat { font-size: 1.1em; }
 /* A seat's hats and Haberdasher as big as the render's STYLE draws them (a seat's cards are small in style.py) */
@@ -64,6 +75,14 @@ WIDGET_CSS = """
 .hk-table .hk-others .hk-seatcards :is(.hk-hat, .hk-haber) { font-size: .8em; }  /* the others' shops, smaller */
 .hk-table .hk-habertext { flex: 1 1 16em; }
 .hk-table .hk-seatpanel > .hk-btn { align-self: flex-start; }
+.hk-table .hk-line { align-items: center; justify-content: center; gap: 2px 6px; }
+.hk-table .hk-btn.hk-cardbtn.hk-linebtn { display: inline-flex; flex-direction: column; align-items: center; }
+/* A seat's picture (its name, hand, Haberdasher) and its inventory's card buttons lie in one row, as the picture's
+   holds do: the picture's own boxes give way (display: contents) so its holds and the inventory wrap together. */
+.hk-table .hk-seatcards.hk-holds { align-items: center; gap: 2px 16px; }
+.hk-table .hk-seatpicture, .hk-table .hk-seatpicture > .hk-holds { display: contents; }
+.hk-table .hk-seatpicture > .hk-seathead { flex: 1 1 100%; }
+.hk-table .hk-invhold .hk-count { gap: 0; }
 .hk-table .hk-btn.hk-choice { height: auto; min-height: 2em; white-space: normal; text-align: left; }
 .hk-table .hk-rounds td, .hk-table .hk-rounds th { padding: 1px 8px; text-align: center; }
 .hk-table .hk-standin { color: #6a4b00; font-style: italic; }
@@ -84,22 +103,33 @@ class MadderTable(TableFrame):
     def build_table(self) -> list[ui.Part]:
         players = len(self.game.seat_names)
         self.round_info = html_line("hk-info")
-        self.line_row = html_line("hk-line")
+        self.line_buttons = [self._line_button(index) for index in range(LINE_SLOTS)]
+        self.deck_line = html_line("")
+        self.line_row = row([html_line("hk-label", "assembly line"), *self.line_buttons, self.deck_line])
+        self.line_row.add_class("hk-row")
+        self.line_row.add_class("hk-line")
+        self._line: list[str] = []  # the hats on the line buttons, in order
+        self._picks: list[Choice] = []  # the waiting ability's choices, each started by a hat on the table
+        self._ability_waits = False
         self.target_buttons = [self._target_button(seat) for seat in range(players)]
-        self.seat_rows = [html_line("hk-seatcards") for _ in range(players)]
+        self.seat_rows = [html_line("hk-seatpicture") for _ in range(players)]
+        self.inventories = [InventoryCards(seat, self.choose_hat) for seat in range(players)]
         self.hand_label = html_line("hk-label")
         self.hand_buttons = [self._hand_button(index) for index in range(HAND_SLOTS)]
         self.haberdasher_line = html_line("hk-haberdasher")
         hand_row = row([self.hand_label, *self.hand_buttons])
         hand_row.add_class("hk-handrow")
-        seats = [[line, button] for line, button in zip(self.seat_rows, self.target_buttons, strict=True)]
+        seats = [
+            [_seat_cards(picture, inventory.hold), button]
+            for picture, inventory, button in zip(self.seat_rows, self.inventories, self.target_buttons, strict=True)
+        ]
         self.ring = SeatRing(seats, [hand_row, self.haberdasher_line])
         self.ability_prompt = html_line("hk-ability")
         self._hand: list[str] = []  # the hats on the hand buttons, in order
         self.picked: int | None = None  # the hand button clicked last
         self.seen_round_end: int | None = None  # the ply whose round's end the reader has moved on from
         self.choice_box = column([])
-        self.first_hat: HatAt | None = None  # the hat chosen in the first step of a many-choice ability
+        self.first_hat: HatAt | None = None  # the hat picked up first, when it starts several choices
         self._choice_actions: list[Any] = []
         self.decline_button = named_button("decline", DECLINE_TIP, lambda: self.try_move(str(DECLINE)))
         self.done_button = named_button("done", DONE_TIP, lambda: self.try_move(str(DONE)))
@@ -130,6 +160,12 @@ class MadderTable(TableFrame):
         button = named_button("", "", lambda: self.pick(index), width=None)
         button.add_class("hk-hatbtn")
         button.add_class("hk-cardbtn")
+        return button
+
+    def _line_button(self, index: int) -> ui.Button:
+        """The assembly line's hat ``index``, a card pressed to choose it."""
+        button = tap_card(lambda: self.choose_on_line(index))
+        button.add_class("hk-linebtn")
         return button
 
     def _choice_buttons(self, count: int) -> list[ui.Button]:
@@ -168,13 +204,40 @@ class MadderTable(TableFrame):
         return False
 
     def choose(self, index: int) -> None:
-        """What choice button ``index`` stands for: a choice to play, a hat to choose first, or back to the hats."""
+        """What choice button ``index`` stands for: a choice to play, or back to the hats (None)."""
         action = self._choice_actions[index]
-        if isinstance(action, HatAt | None):
-            self.first_hat = action
+        if action is None:
+            self.first_hat = None
             self.refresh()
         else:
             self.try_move(str(action))
+
+    def choose_on_line(self, index: int) -> None:
+        """The line hat on button ``index`` pressed (a stale press on an empty place does nothing)."""
+        if index < len(self._line):
+            self.choose_hat(HatAt(self._line[index], LINE))
+
+    def choose_hat(self, item: HatAt) -> None:
+        """A hat on the table pressed: the waiting ability's choice of it, picked up first when it starts several
+        choices (pressed again, put down); with a hat of the hand picked up, an inventory's hat stands for its
+        inventory (a drop there plays into it); else a sentence saying why not, changing nothing."""
+        chosen = [move for move in self._picks if first_hat(move) == item]
+        if not chosen and self.selected is not None and item.place != LINE:
+            self.play_selected(int(item.place))  # a hat of the hand put (or dropped) on an inventory's hat
+        elif not chosen:
+            self.say(self._refusal(item), error=True)
+        elif len(chosen) == 1:
+            self.try_move(str(chosen[0]))
+        else:
+            self.first_hat = None if item == self.first_hat else item
+            self.refresh()
+
+    def _refusal(self, item: HatAt) -> str:
+        """Why a press on ``item`` plays nothing: the waiting ability cannot choose it, or nothing waits."""
+        the = _the(item, self.viewer)
+        if self._ability_waits:
+            return f"The waiting ability cannot choose {the}: click a lit hat, or decline it (M3, M4)."
+        return f"Nothing may choose {the} now: only a waiting Premium's ability or Haberdasher moves it (M3, M4)."
 
     def next_round(self) -> None:
         """The reader has seen the round's end: on to the next round, and the bots play on."""
@@ -216,11 +279,12 @@ class MadderTable(TableFrame):
         moves = self.reader_moves() if self.live or self.decides() else []
         hint = None if self.hint_move is None else self.game.parse(self.hint_move)
         self.round_info.value = _round_html(madder, cards)
-        self.line_row.value = line_html(madder["line"], cards, madder["deck_size"])
+        self._note_choices(moves)
         self._show_seats(madder, cards, moves, hint)
         self._show_hand(madder, cards, hand, moves, hint)
         self.haberdasher_line.value = _haberdasher_html(madder, cards)
         self._show_choices(madder, cards, moves, hint)
+        self._show_line(madder, cards, hint)
         self.round_table.value = rounds_html(madder)
         self._show_round_end(madder, cards)
 
@@ -240,10 +304,13 @@ class MadderTable(TableFrame):
         targets = {move.to for move in moves if isinstance(move, Play) and move.hat == self.selected}
         for seat, (button, seat_row) in enumerate(zip(self.target_buttons, self.seat_rows, strict=True)):
             seat_row.value = self._seat_html(view, cards, seat)
+            look = partial(self._look, hint=hint)
+            self.inventories[seat].show(view["inventories"][seat], cards, look, view["to_move"] is None)
             marks = ["hk-legal"] if seat in targets else []
             marks += ["hk-hint"] if isinstance(hint, Play) and hint.to == seat else []
             set_marks(button, marks, MARKS)
             button.disabled = view["to_move"] is None
+            show(button, view["phase"] != OVER)  # the game is over: no hat goes anywhere now
         self.ring.place(self.viewer, [] if view["to_move"] is None else [view["to_move"]])
 
     def _show_hand(self, view: MadderView, cards: CardSet, hand: list[str], moves: list[Any], hint: Any) -> None:
@@ -273,33 +340,61 @@ class MadderTable(TableFrame):
             else hand.index(self.selected)
         )
 
-    def _show_choices(self, view: MadderView, cards: CardSet, moves: list[Any], hint: Any) -> None:
-        """The waiting ability's choices as buttons in plain words, with decline; done at the end.
-
-        Many choices (an ability may offer 28-99) are asked in two steps, as a person plays them: first the
-        hat the choice starts from (yours, in a swap), then what becomes of it. The hint is marked at both.
-        """
-        picks = [move for move in moves if not isinstance(move, Play | EndPhase)]
-        card = _waiting_card(view, cards) if DECLINE in moves else None
-        self.ability_prompt.value = _ability_html(view, card, cards) if card is not None else ""
-        firsts = list(dict.fromkeys(first_hat(move) for move in picks))
-        if self.first_hat not in firsts:
+    def _note_choices(self, moves: list[Any]) -> None:
+        """The waiting ability's choices, for the hats that light up and the buttons (the hat picked up first
+        is put down when it starts none of them)."""
+        self._picks = [move for move in moves if not isinstance(move, Play | EndPhase)]
+        self._ability_waits = DECLINE in moves
+        if self.first_hat not in {first_hat(move) for move in self._picks}:
             self.first_hat = None
+
+    def _show_choices(self, view: MadderView, cards: CardSet, moves: list[Any], hint: Any) -> None:
+        """The waiting ability's prompt; once a hat that starts several choices is picked up, what becomes of it
+        as buttons in plain words (the hats themselves are the first step, :meth:`_look`); decline, done.
+
+        An ability may offer 28-99 choices: they are asked in two steps, as a person plays them, first the hat
+        the choice starts from (yours, in a swap), then what becomes of it. The hint is marked at both.
+        """
         seat = view["seat"] or 0
-        if len(picks) <= STEP_LIMIT:
-            offered = [(move, describe(move, seat), move == hint) for move in picks]
-        elif self.first_hat is None:
-            hinted = first_hat(hint) if isinstance(hint, Choice) else None
-            offered = [(hat, f"{_the(hat, seat)}…", hat == hinted) for hat in firsts]
-        else:
-            chosen = [move for move in picks if first_hat(move) == self.first_hat]
-            offered = [(move, describe(move, seat), move == hint) for move in chosen]
-            offered.append((None, "← choose another hat", False))
+        card = _waiting_card(view, cards) if DECLINE in moves else None
+        where = (
+            "Click a lit hat to choose it, or decline it."
+            if self.first_hat is None
+            else f"Now choose below what becomes of {_the(self.first_hat, seat)}, or decline it."
+        )
+        self.ability_prompt.value = _ability_html(view, card, cards, where) if card is not None else ""
+        chosen = [move for move in self._picks if first_hat(move) == self.first_hat]
+        offered = [(move, describe(move, seat), move == hint) for move in chosen]
+        offered += [(None, "← choose another hat", False)] if chosen else []
         self._show_offered(offered, card)
         show(self.decline_button, DECLINE in moves)
         show(self.done_button, DONE in moves)
         set_marks(self.decline_button, ["hk-hint"] if hint == DECLINE else [], MARKS)
         set_marks(self.done_button, ["hk-hint"] if hint == DONE else [], MARKS)
+
+    def _look(self, item: HatAt, resting: str, hint: Any) -> tuple[list[str], str]:
+        """A hat on the table: its marks (lit when the waiting ability may choose it, picked up, hinted) and its
+        name, what a press on it does, or ``resting`` (where it lies) when a press does nothing."""
+        chosen = [move for move in self._picks if first_hat(move) == item]
+        marks = ["hk-legal"] if chosen else []
+        marks += ["hk-selected"] if item == self.first_hat else []
+        marks += ["hk-hint"] if isinstance(hint, Choice) and first_hat(hint) == item else []
+        if len(chosen) == 1:
+            return marks, describe(chosen[0], self.viewer)
+        return marks, f"pick up {_the(item, self.viewer)}, then choose what becomes of it" if chosen else resting
+
+    def _show_line(self, view: MadderView, cards: CardSet, hint: Any) -> None:
+        """The assembly line's hats as cards, then the deck: those the waiting ability may choose light up, each
+        named by what a click on it does ("take the Boater from the assembly line")."""
+        self._line = list(view["line"])
+        for index, button in enumerate(self.line_buttons):
+            hat = self._line[index] if index < len(self._line) else None
+            where = f"{hat_words(hat)}, hat {index + 1} on the assembly line" if hat else ""
+            marks, tip = self._look(HatAt(hat, LINE), where, hint) if hat else ([], "")
+            face = line_hat_html(hat, index, cards) if hat else ""
+            set_face(button, hat_words(hat) if hat else "", tip, marks, MARKS, visible=hat is not None, face=face)
+            button.disabled = view["to_move"] is None
+        self.deck_line.value = deck_html(view["deck_size"])
 
     def _show_offered(self, offered: list[tuple[Any, str, bool]], card: Ability | None) -> None:
         """Fill the choice buttons: (what a click does, its words, whether the hint points at it)."""
@@ -313,8 +408,9 @@ class MadderTable(TableFrame):
             set_marks(button, ["hk-hint"] if hinted else [], MARKS)
 
     def _seat_html(self, view: MadderView, cards: CardSet, seat: int) -> str:
-        """One seat: who sits there, its notes, its hand (backs for others; the reader's is the buttons below),
-        its Haberdasher once revealed, and its inventory, where the hats played into it lie (M3)."""
+        """One seat: who sits there, its notes, its hand (backs for others; the reader's is the buttons below) and
+        its Haberdasher once revealed; its inventory, where the hats played into it lie (M3), is its cards
+        (:class:`InventoryCards`)."""
         notes = ["deals"] if view["dealer"] == seat else []
         notes += ["✓ done"] if seat in view["done"] else []
         head = seat_head_html(view["names"][seat], self.seat_kind(seat), view["to_move"] == seat, notes)
@@ -324,9 +420,75 @@ class MadderTable(TableFrame):
         revealed = view["haberdashers"]
         if revealed is not None:
             holds.append(slot_html("Haberdasher", haberdasher_html(cards.haberdasher(revealed[seat]))))
-        inventory = view["inventories"][seat]
-        holds.append(hold_html("inventory", [inventory_html(inventory, cards)], len(inventory)))
         return seat_contents_html(head, holds)
+
+
+def tap_card(action: Callable[[], None]) -> ui.Button:
+    """A hat on the table as a card button that is pressed where it lies, never carried off (``hk-tapcard``)."""
+    button = named_button("", "", action, width=None)
+    for name in ("hk-cardbtn", "hk-tapcard"):  # drawn as the seat draws it, not as a hand hat ("hk-hatbtn")
+        button.add_class(name)
+    return button
+
+
+def _seat_cards(picture: ui.HTML, inventory: ui.Part) -> ui.HBox:
+    """A seat's picture and its inventory's cards, in one row as the picture's holds (WIDGET_CSS)."""
+    cards = row([picture, inventory])
+    cards.add_class("hk-seatcards")
+    cards.add_class("hk-holds")
+    return cards
+
+
+class InventoryCards:
+    """One seat's inventory as card buttons, grouped by style as the drawn inventory is (``inventory_groups``),
+    each style's caption under it: a waiting ability's choice of one of its hats is that card, pressed.
+
+    Built once (a group per style, a button per hat a style can have), and shown or hidden as hats come and go.
+    """
+
+    def __init__(self, seat: int, press: Callable[[HatAt], None]) -> None:
+        self.seat, self._press_hat = seat, press
+        self._hats: list[list[str]] = []  # the hats of each shown group, in order
+        self.name = html_line("hk-holdname")
+        self.buttons = [
+            [tap_card(partial(self._press, group, slot)) for slot in range(STYLE_SLOTS)] for group in range(STYLE_COUNT)
+        ]
+        self.captions = [html_line("") for _ in range(STYLE_COUNT)]
+        self.groups = [
+            column([row(buttons), caption]) for buttons, caption in zip(self.buttons, self.captions, strict=True)
+        ]
+        for group in self.groups:
+            group.add_class("hk-count")
+        self.empty = html_line("", "<small>(empty)</small>")
+        stack = row([*self.groups, self.empty])
+        stack.add_class("hk-stack")
+        self.hold = row([self.name, stack])
+        self.hold.add_class("hk-hold")
+        self.hold.add_class("hk-invhold")
+
+    def _press(self, group: int, slot: int) -> None:
+        """The card in ``slot`` of style group ``group`` pressed (a stale press on a hidden card does nothing)."""
+        hats = self._hats[group] if group < len(self._hats) else []
+        if slot < len(hats):
+            self._press_hat(HatAt(hats[slot], self.seat))
+
+    def show(self, inventory: Sequence[str], cards: CardSet, look: Look, disabled: bool) -> None:
+        """Show ``inventory``'s hats, each marked and named by ``look``; ``disabled`` when nobody is to move."""
+        groups = inventory_groups(inventory, cards)
+        self._hats = [hats for hats, _ in groups]
+        self.name.value = f"inventory ({len(inventory)})"
+        show(self.empty, not groups)
+        for index, (group, caption, buttons) in enumerate(zip(self.groups, self.captions, self.buttons, strict=True)):
+            hats, words = groups[index] if index < len(groups) else ([], "")
+            show(group, bool(hats))
+            caption.value = words
+            for slot, button in enumerate(buttons):
+                hat = hats[slot] if slot < len(hats) else None
+                where = f"{hat_words(hat)} in {SEAT_NAMES[self.seat]}'s inventory" if hat else ""
+                marks, tip = look(HatAt(hat, self.seat), where) if hat else ([], "")
+                face = hat_html(hat, cards) if hat else ""
+                set_face(button, hat_words(hat) if hat else "", tip, marks, MARKS, visible=hat is not None, face=face)
+                button.disabled = disabled
 
 
 RULE_IDS = re.compile(r"\s*\(M\d(, M\d)*\)$")  # "(M5)" at the end of a score line's reason
@@ -361,9 +523,6 @@ def _reason(line: ScoreLine) -> str:
 
 DECLINE_TIP = "leave the waiting ability unused (M3, M4)"
 DONE_TIP = "play no more hats from your hand this round (M4)"
-
-
-STEP_LIMIT = 8  # more choices than this are asked in two steps
 
 
 def first_hat(move: Choice) -> HatAt:
@@ -412,10 +571,10 @@ def _waiting_card(view: MadderView, cards: CardSet) -> Ability:
     return cards.haberdasher(view["haberdasher"])
 
 
-def _ability_html(view: MadderView, card: Ability, cards: CardSet) -> str:
+def _ability_html(view: MadderView, card: Ability, cards: CardSet, where: str) -> str:
     kind = "your Premium's ability" if view["phase"] == ABILITY else "your Haberdasher"
     return (
-        f"<b>{escape(card.name)}</b> ({kind}): {escape(card.text)} Choose one below, or decline it. "
+        f"<b>{escape(card.name)}</b> ({kind}): {escape(card.text)} {escape(where)} "
         f'<small class="hk-standin">{escape(cards.label)}</small>'
     )
 

@@ -5,6 +5,8 @@
 The choices are folded into one *New game…* button (a :class:`widgets.ui.Fold`):
 a table shows the game, not a form, and on a phone a row of choice boxes would
 push the cards below the screen. Opening it shows the choices and *Start*.
+The short choices (how many players, who sits in each seat) are rows of pills
+(:class:`widgets.ui.Choices`), pressed as a game's buttons are, not drop-down lists.
 Nothing changes until *Start* is pressed; then the panel builds the game from
 its choices and hands it to ``start`` (the panel folds again once the game is
 shown), or hands ``refuse`` the sentence that says which choice the game would
@@ -57,7 +59,7 @@ class SetupRow(ui.Fold):
         self.new_game_button = named_button("Start", NEW_GAME_TIP, self.new_game, width=None, primary=True)
         self.seed_box = ui.Text(description="deal number", tooltip=SEED_TIP)
         show(self.seed_box, shuffled)
-        self.players_box = ui.Dropdown(options=list(player_counts), description="players", tooltip=PLAYERS_TIP)
+        self.players_box = ui.Choices(options=list(player_counts), description="players", tooltip=PLAYERS_TIP)
         show(self.players_box, len(player_counts) > 1)
         self.seat_choices = seat_choices(game_id)
         self.bots_named: str | None = None  # one name for every bot (Hats Off!'s "bots react like"): see name_bots
@@ -120,8 +122,8 @@ class SetupRow(ui.Fold):
             raise ValueError(f"the deal number must be a whole number such as 4711, not {text!r}")
         return number
 
-    def _seat_box(self) -> ui.Dropdown:
-        return ui.Dropdown(options=self.seat_choices, value=NEW_SEAT, tooltip=SEAT_TIP)
+    def _seat_box(self) -> ui.Choices:
+        return ui.Choices(options=self.seat_choices, value=NEW_SEAT, tooltip=SEAT_TIP)
 
     def name_bots(self, name: str | None) -> None:
         """Call every bot ``name`` ("child": every bot reacts like a child), or by its kind again (None).

@@ -12,7 +12,8 @@ moves changed (a corner star). Every mark changes the border *shape* or adds a
 sign as well as a colour, so none is told by colour alone.
 ``hk-hidden`` hides a part (:func:`widgets.parts.show`). A fold (the set-up's
 *New game…*) is a ``<details>`` whose summary looks like a button. On a narrow
-table (:func:`narrow`, a phone) every control is at least 44 px on its short side.
+table (:func:`narrow`, a phone) every control is at least 44 px on its short side. A short choice is a row of
+pills (``hk-pill`` in ``hk-choices``, :class:`widgets.ui.Choices`), the chosen one ticked and filled.
 """
 
 from __future__ import annotations
@@ -136,6 +137,19 @@ body[data-jp-theme-light="false"] .hk-table .hk-stepbar { background: #2b2d33; b
   padding: 2px 6px; border: 1px solid var(--jp-border-color1, #9e9e9e); border-radius: 2px; min-width: 0;
   background: var(--jp-layout-color1, #fff); color: var(--jp-ui-font-color1, #222); }
 .hk-field input[type=range] { min-width: 10em; accent-color: #1f6fd1; }
+/* A row of choice pills (ui.Choices): the chosen pill is filled, bold and ticked, not told by colour alone; the
+   others take the theme's own colours. The note under the row says the chosen pill's longer word. */
+.hk-choices { flex-wrap: wrap; }
+.hk-choices > .hk-pills { display: flex; flex-wrap: wrap; gap: 4px; min-width: 0; }
+.hk-choices .hk-btn.hk-pill { width: auto; height: auto; min-height: 32px; margin: 0; padding: 4px 12px;
+  border: 2px solid var(--jp-border-color1, #757575); border-radius: 999px; line-height: 1.25; white-space: normal;
+  background: var(--jp-layout-color1, #fff); color: var(--jp-ui-font-color1, #1a1a1a); }
+.hk-choices .hk-btn.hk-pill[aria-checked=true] { border-color: #1747a6; background: #1747a6; color: #fff;
+  font-weight: 700; }
+.hk-choices .hk-btn.hk-pill[aria-checked=true]::before { content: "✓ " / ""; }
+body[data-jp-theme-light="false"] .hk-choices .hk-btn.hk-pill[aria-checked=true] { border-color: #9cc2ff;
+  background: #9cc2ff; color: #0d1a33; }
+.hk-choicenote { flex: 1 1 100%; font-size: .9em; font-style: italic; }
 .hk-btn { margin: 2px; }
 .hk-btn.hk-toggle[aria-pressed=true] { box-shadow: inset 0 0 0 2px #1f6fd1; font-weight: 700; }
 .hk-table .hk-play { gap: 8px 18px; align-items: flex-start; justify-content: center; }
@@ -182,12 +196,13 @@ PHONE_CSS = narrow("""
 .hk-fold-body > .hk-hbox { flex-direction: column; align-items: stretch; }
 .hk-fold-body .hk-field { margin: 0; }
 .hk-fold-body .hk-fieldname { flex: 0 0 7.5em; }
-.hk-fold-body .hk-field > :is(input:not([type=checkbox]), select) { flex: 1 1 0; width: auto; }
+.hk-fold-body .hk-field > :is(input:not([type=checkbox]), select, .hk-pills) { flex: 1 1 0; width: auto; }
 .hk-fold-body > .hk-btn { align-self: stretch; width: auto; }
 .hk-table .hk-controls > .hk-stepbar { flex: 1 1 100%; }
 .hk-share .hk-fold-body > .hk-hbox:first-child { flex-direction: row; }
 .hk-share .hk-fold-body > .hk-hbox:first-child > .hk-btn { flex: 1 1 0; }
 .hk-table .hk-stepbar .hk-btn.hk-step { width: 44px; height: 44px; }
+.hk-table .hk-choices .hk-btn.hk-pill { min-width: 44px; min-height: 44px; }
 """)
 
 

@@ -4,8 +4,9 @@
     >>> surface.children = [Button(description="hint", tooltip="ask the strong bot"), HTML(value="<b>Ana</b> to move")]
 
 A game's table (or an exercise) is a tree of small parts in the kernel: boxes,
-folds, buttons, lines of HTML, text, number and choice boxes, a slider, and the few
-parts with front-end code of their own (the Hats Off! race pad, the clipboard).
+folds, buttons, lines of HTML, text, number and choice boxes, rows of choice
+pills, a slider, and the few parts with front-end code of their own (the Hats
+Off! race pad, the clipboard).
 They are plain traitlets objects, not widget models. The page gets the whole
 tree once, as one synced value of one anywidget, :class:`Surface`, and then
 only the parts that changed, as one numbered patch a change; the reader's
@@ -355,6 +356,23 @@ class Dropdown(Field):
         if not isinstance(sent, int) or isinstance(sent, bool) or not 0 <= sent < len(self.options):
             raise ValueError(sent)
         return self.pairs[sent][1]
+
+
+class Choices(Dropdown):
+    """A short choice drawn as a row of pill buttons, not a ``<select>``: one press shows and makes the choice.
+
+    The same Python side as :class:`Dropdown` (``options``, ``value``, ``description``, ``observe``). The page
+    draws a radio group: one Tab stop, the arrow keys move the choice, the chosen pill is marked by a tick and
+    its weight as well as its colour. ``notes`` (optional, one per option) is a longer word on each choice:
+    the pill's description, and the line under the group for the chosen one, so a pill can stay short.
+    """
+
+    kind = "choices"
+    notes = traitlets.Tuple()
+
+    def props(self) -> dict[str, Any]:
+        notes = [str(note) for note in self.notes] if len(self.notes) == len(self.options) else []
+        return super().props() | {"notes": notes}
 
 
 class Custom(Part):

@@ -5,7 +5,7 @@
 // message naming the part: {id, do: "click"}, {id, value}, or {id, msg} for a part with code of its own.
 // The rules every view shares live here once: a card or square is named by its tooltip and says when it is
 // picked up (aria-pressed); the message line is a live region; the move list scrolls to the current move; the
-// Sombrero board is one tab stop with the arrow keys inside; a fold's summary says whether it is open
+// Sombrero board is one tab stop with the arrow keys inside, and so is a row of choice pills; a fold's summary says whether it is open
 // (aria-expanded); the page's first table gets a skip link.
 // Parts with front-end code of their own (the race pad, the clipboard) are added to PARTS below this file
 // (widgets/ui.py, module_text): each is an anywidget-style render({ model, el }) on the part's own traits.
@@ -23,6 +23,7 @@ const BASE = {
   text: "hk-field",
   number: "hk-field",
   select: "hk-field",
+  choices: "hk-field hk-choices",
   slider: "hk-field hk-slider",
   check: "hk-field hk-check",
   custom: "hk-custom",
@@ -69,6 +70,67 @@ function fold(item, id, send) {
   });
 }
 
+// A row of choice pills (widgets/ui.py Choices) is a radio group: one Tab stop, on the chosen pill; the arrow keys
+// move the choice and send it at once, as a radio group does (Home and End: the first and the last), and a click
+// or Enter or Space chooses. The kernel's answer marks the chosen pill (aria-checked).
+const PILL_STEPS = { ArrowLeft: -1, ArrowUp: -1, ArrowRight: 1, ArrowDown: 1 };
+
+function choices(item, id, send) {
+  item.el = document.createElement("div");
+  item.name = document.createElement("span");
+  item.name.className = "hk-fieldname";
+  item.pills = document.createElement("div");
+  item.pills.className = "hk-pills";
+  item.note = document.createElement("div");
+  item.note.className = "hk-choicenote";
+  item.el.append(item.name, item.pills, item.note);
+  item.pills.addEventListener("click", (event) => {
+    const pill = event.target.closest("button");
+    if (pill && !pill.disabled) send(id, { value: Number(pill.dataset.index) });
+  });
+  item.pills.addEventListener("keydown", (event) => {
+    const pills = [...item.pills.children];
+    const at = pills.indexOf(event.target.closest("button"));
+    const ends = { Home: 0, End: pills.length - 1 };
+    if (at < 0 || item.node.off || !(event.key in PILL_STEPS || event.key in ends)) return;
+    event.preventDefault();
+    const next = event.key in ends ? ends[event.key] : (at + PILL_STEPS[event.key] + pills.length) % pills.length;
+    for (const pill of pills) attr(pill, "tabindex", pill === pills[next] ? "0" : "-1");
+    pills[next].focus();
+    send(id, { value: next });
+  });
+}
+
+function pill(text, index, note) {
+  const button = document.createElement("button");
+  button.type = "button";
+  button.className = "jupyter-widgets jupyter-button widget-button hk-btn hk-pill";
+  button.dataset.index = String(index);
+  button.textContent = text;
+  attr(button, "role", "radio");
+  if (note) button.title = note;
+  return button;
+}
+
+function drawChoices(item, old, node) {
+  if (old.label !== node.label) item.name.textContent = node.label || "";
+  attr(item.pills, "role", node.labels.length ? "radiogroup" : "group"); // a radio group has radios (axe)
+  attr(item.pills, "aria-label", node.label || node.tip || "");
+  if (!SAME(old.labels, node.labels) || !SAME(old.notes, node.notes)) {
+    item.pills.replaceChildren(...node.labels.map((text, index) => pill(text, index, node.notes[index])));
+  }
+  const pills = [...item.pills.children];
+  const stop = pills[node.value] || pills[0];
+  pills.forEach((button, index) => {
+    attr(button, "aria-checked", String(index === node.value));
+    attr(button, "tabindex", button === stop ? "0" : "-1");
+    prop(button, "disabled", Boolean(node.off));
+  });
+  const note = node.notes[node.value] || "";
+  if (item.note.textContent !== note) item.note.textContent = note;
+  prop(item.note, "hidden", !note);
+}
+
 function make(node, send) {
   const item = { t: node.t, node: {} };
   const id = node.id;
@@ -83,6 +145,8 @@ function make(node, send) {
     });
   } else if (node.t === "fold") {
     fold(item, id, send);
+  } else if (node.t === "choices") {
+    choices(item, id, send);
   } else if (node.t === "select") {
     item.input = document.createElement("select");
     item.el = field(item.input);
@@ -151,6 +215,7 @@ function update(item, node) {
       attr(item.el, "aria-pressed", node.c.includes("hk-selected") ? "true" : "false");
     }
   }
+  if (node.t === "choices") drawChoices(item, old, node);
   if (input) {
     if (old.label !== node.label) item.el.firstChild.textContent = node.label || "";
     if (!node.label) attr(input, "aria-label", node.tip || "");
@@ -565,14 +630,15 @@ function pointing(el) {
 
 // -- drag and drop: picking a card up by dragging is the same click the kernel already knows ----------------
 // Pressing on a card or square and letting go on another button sends the two clicks a reader would make
-// (pick up, put down), so an illegal drop gets the same sentence as an illegal click, and nothing changes.
+// (pick up, put down), so an illegal drop gets the same sentence as an illegal click, and nothing changes. A card
+// that is chosen where it lies, never carried ("hk-tapcard": Madder's assembly line), is not picked up by a drag.
 
 const DRAG_PX = 6;
 
 function dragging(el, press) {
   let held = null; // { part, x, y, ghost, moved }
   el.addEventListener("pointerdown", (event) => {
-    const source = event.target.closest("button.hk-cardbtn, button.hk-sq");
+    const source = event.target.closest("button.hk-cardbtn:not(.hk-tapcard), button.hk-sq"); // a tap card: pressed only
     if (!source || source.disabled || event.button !== 0) return;
     held = { source, x: event.clientX, y: event.clientY, ghost: null };
   });

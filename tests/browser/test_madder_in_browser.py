@@ -107,3 +107,23 @@ def test_a_hat_shown_twice_slides_into_the_inventory_and_back_on_undo(
     back = motion(page, "(m, hat) => m.text === hat && m.frames[0].translate", hat)
     settle(page)
     assert (near(start(back), from_inventory), near(end(back), middle(line_card(table, hat)))) == (True, True)
+
+
+def test_a_premiums_choice_is_a_lit_card_on_the_assembly_line_pressed_by_keys(
+    open_table: Callable[[str, Path], Locator], voila: str
+) -> None:
+    """Issue 29: Extra! Extra! lights the line's hats, each named by what pressing it does; Enter on one takes it."""
+    start = hatskit.new_game("madder", players=3, seed=2026).view(0)
+    assert "Newsboy*" in start["hand"] and "Stetson" in start["line"], "the notebook's deal changed"
+    table = open_table(voila, NOTEBOOK)
+    table.get_by_role("button", name=re.compile(r"^Newsboy\* in your hand, a Premium")).click()
+    table.get_by_role("button", name="into Ben's inventory").click()
+    stetson = table.get_by_role("button", name="take the Stetson from the assembly line", exact=True)
+    expect(stetson).to_have_class(re.compile(r"\bhk-legal\b"))
+    expect(table.locator(".hk-line button.hk-legal")).to_have_count(len(start["line"]))
+    expect(table.get_by_role("button", name="decline", exact=True)).to_be_visible()
+    stetson.focus()
+    stetson.press("Enter")
+    expect(table.locator("button.hk-hatbtn", has_text=re.compile(r"^Stetson$"))).to_have_count(1)
+    expect(table.locator(".hk-line button.hk-legal")).to_have_count(0)
+    expect(table.get_by_role("button", name="decline", exact=True)).to_be_hidden()

@@ -89,3 +89,30 @@ def test_the_new_game_panel_opens_from_the_keyboard_and_start_folds_it(page: Pag
     start.click()
     expect(summary).to_have_attribute("aria-expanded", "false")  # the kernel folds it once the game is dealt
     expect(deal).to_have_value("4711")
+
+
+def test_a_row_of_choice_pills_is_one_tab_stop_whose_arrow_keys_move_the_choice(page: Page, voila: str) -> None:
+    """Issue 29: the number of players is a radio group of pills, each a finger wide on a phone; an arrow key
+    chooses the next pill, and the choice reaches the kernel (the seats of the new count appear)."""
+    from playwright.sync_api import expect
+
+    page.set_viewport_size(PHONE)
+    open_page(page, f"{voila}/voila/render/hats.ipynb")
+    open_setup(page)
+    table = page.locator(".hk-table.hk-main")
+    players = table.get_by_role("radiogroup", name="players")
+    three, four = players.get_by_role("radio", name="3"), players.get_by_role("radio", name="4")
+    expect(three).to_have_attribute("aria-checked", "true")
+    expect(players.locator("[tabindex='0']")).to_have_count(1)  # one Tab stop: the chosen pill
+    for pill in players.get_by_role("radio").all():
+        box = pill.bounding_box()
+        assert box is not None and min(box["width"], box["height"]) >= 44
+    three.focus()
+    page.keyboard.press("ArrowRight")
+    expect(four).to_have_attribute("aria-checked", "true")
+    expect(four).to_be_focused()
+    expect(three).to_have_attribute("aria-checked", "false")
+    expect(table.get_by_role("radiogroup", name="Dev")).to_be_visible()  # a fourth seat to fill
+    page.keyboard.press("ArrowLeft")
+    expect(three).to_have_attribute("aria-checked", "true")
+    expect(table.get_by_role("radiogroup", name="Dev")).to_be_hidden()

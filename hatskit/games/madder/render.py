@@ -159,27 +159,51 @@ def hats_row_html(hats: Sequence[str], cards: CardSet) -> str:
 
 def line_html(line: Sequence[str], cards: CardSet, deck_size: int) -> str:
     """The assembly line, first hat first (marked), then the deck (M2)."""
-    cells = [
-        f'<span class="hk-pos">{hat_html(hat, cards, "hk-first" if i == 0 else "")}<small>{_nth(i)}</small></span>'
-        for i, hat in enumerate(line)
-    ]
-    deck = f'<span class="hk-pos">{hat_back_html("deck")}<small>deck {deck_size}</small></span>'
-    return f'<div class="hk-row"><span class="hk-label">assembly line</span>{"".join(cells)}{deck}</div>'
+    cells = [f'<span class="hk-pos">{line_hat_html(hat, index, cards)}</span>' for index, hat in enumerate(line)]
+    label = '<span class="hk-label">assembly line</span>'
+    return f'<div class="hk-row">{label}{"".join(cells)}{deck_html(deck_size)}</div>'
 
 
-def _nth(index: int) -> str:
+def line_hat_html(hat: str, index: int, cards: CardSet) -> str:
+    """The ``index``-th hat of the assembly line and its place under it; the first one is marked (M2).
+
+    The live table's line cards (widgets/madder.py) are this drawing too, so a card an ability may take is the
+    card the printed picture shows.
+    """
+    return f"{hat_html(hat, cards, 'hk-first' if index == 0 else '')}<small>{nth_on_line(index)}</small>"
+
+
+def deck_html(deck_size: int) -> str:
+    """The deck beside the assembly line: a back and how many hats are left in it."""
+    return f'<span class="hk-pos">{hat_back_html("deck")}<small>deck {deck_size}</small></span>'
+
+
+def nth_on_line(index: int) -> str:
+    """A place on the assembly line in words: "first", then "2", "3", ..."""
     return "first" if index == 0 else str(index + 1)
 
 
 def inventory_html(inventory: Sequence[str], cards: CardSet) -> str:
     """An inventory grouped by style: the hats, how many and what they score now (M5)."""
-    counts = style_counts(inventory)
-    groups = []
-    for style in (s for s in cards.styles if counts[s]):
-        hats = _hats(sorted(h for h in inventory if style_of(h) == style), cards)
-        points = style_points(counts[style])
-        groups.append(f'<span class="hk-count"><span>{hats}</span><small>{counts[style]} → {points} pt</small></span>')
+    groups = [
+        f'<span class="hk-count"><span>{_hats(hats, cards)}</span>{caption}</span>'
+        for hats, caption in inventory_groups(inventory, cards)
+    ]
     return "".join(groups) or "<small>(empty)</small>"
+
+
+def inventory_groups(inventory: Sequence[str], cards: CardSet) -> list[tuple[list[str], str]]:
+    """An inventory's styles in the card set's order: each style's hats and the caption under them, how many
+    and what they score now (M5). The live table's inventory cards (widgets/madder.py) are grouped by it too."""
+    counts = style_counts(inventory)
+    return [
+        (
+            sorted(hat for hat in inventory if style_of(hat) == style),
+            f"<small>{counts[style]} → {style_points(counts[style])} pt</small>",
+        )
+        for style in cards.styles
+        if counts[style]
+    ]
 
 
 def table_html(state: MadderState, seat: int | None = None) -> str:
