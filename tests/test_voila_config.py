@@ -78,9 +78,21 @@ def test_a_cell_shown_again_is_drawn_once_for_the_server(voila_config: dict[str,
 def test_untagged_cells_and_tagged_cells_that_never_ran_still_run(voila_config: dict[str, Any]) -> None:
     never_ran = code_cell("x = 1", [])
     never_ran.execution_count = None
-    cells = [code_cell("show()", [PICTURE], tags=()), never_ran, nbformat.v4.new_markdown_cell("# Hats")]
+    cells = [code_cell("show()", [PICTURE], tags=()), never_ran]
     shown = voila_config["with_saved_outputs"](nbformat.v4.new_notebook(cells=cells))
-    assert [cell.cell_type for cell in shown.cells] == ["code", "code", "markdown"]
+    assert [cell.cell_type for cell in shown.cells] == ["code", "code"]
+
+
+def test_a_markdown_cell_is_shown_as_nbconverts_lab_template_draws_it(voila_config: dict[str, Any]) -> None:
+    """Drawn once for the server (not for every page), the same HTML as Voilà's own page would hold."""
+    text = nbformat.v4.new_markdown_cell("# Hats\n\nSwap cards with the *tea table*.")
+    notebook = nbformat.v4.new_notebook(cells=[text])
+    (cell,) = voila_config["with_saved_outputs"](notebook).cells
+    assert cell.cell_type == "raw" and cell.metadata == {"show-saved-output": True} and cell.id == text.id
+    assert cell.source == lab_drawing(text)
+    assert '<h1 id="Hats">Hats<a class="anchor-link" href="#Hats">' in cell.source
+    assert "<p>Swap cards with the <em>tea table</em>.</p>" in cell.source and "jp-MarkdownCell" in cell.source
+    assert notebook.cells[0].cell_type == "markdown"  # the notebook read from disk is left alone
 
 
 def game_page() -> Any:
