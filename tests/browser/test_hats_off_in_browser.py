@@ -274,6 +274,30 @@ def test_keys_flip_and_play_the_head_card(
     expect(message).to_contain_text(f"Ben plays a fez from the hand at {PATIENT:g} s: a match!")
 
 
+# A key pressed on the page itself (nothing focused), as the page's keyboard hands it on; gives each pad's
+# answer to it ("flip", or null for none), read in the same task as the key, before any kernel could answer.
+KEY_ON_THE_PAGE = """([pads, key]) => {
+  for (const pad of pads) delete pad.dataset.answered;
+  document.activeElement?.blur();
+  document.dispatchEvent(new KeyboardEvent("keydown", { key, bubbles: true, cancelable: true }));
+  return pads.map((pad) => pad.dataset.answered ?? null);
+}"""
+
+
+def test_a_key_on_the_page_goes_to_the_pad_used_last_and_to_no_other(
+    page: Page, open_table: Callable[[str, Path], Locator], races: Served
+) -> None:
+    """Each table is its own view; the pads share one module on the page (widgets/ui.py, module_text), so the
+    pad used last is the page's. With a module per view, each view's pad used last took the key: both flipped."""
+    first, _, last = open_races(page, open_table, races)
+    first_pad, last_pad = race_pad(first), race_pad(last)
+    for pad in (first_pad, last_pad):
+        expect(pad.get_by_role("button", name="flip the next card (key F)")).to_have_attribute("aria-disabled", "false")
+        pad.click(position={"x": 3, "y": 3})  # on the pad, on none of its buttons: it becomes the pad used last
+    pads = [first_pad.element_handle(), last_pad.element_handle()]
+    assert page.evaluate(KEY_ON_THE_PAGE, [pads, "f"]) == [None, "flip"]
+
+
 # Notes, in the page, the time of the next press and the next let-go of the pointer, in ms after the pad drew
 # the decision on screen (``data-pressed``, ``data-dropped``), as the pad's own handlers see them.
 NOTE_PRESS_AND_DROP = """pad => {
