@@ -5,8 +5,8 @@
 // message naming the part: {id, do: "click"}, {id, value}, or {id, msg} for a part with code of its own.
 // The rules every view shares live here once: a card or square is named by its tooltip and says when it is
 // picked up (aria-pressed); the message line is a live region; the move list scrolls to the current move; the
-// Sombrero board is one tab stop with the arrow keys inside, and so is a row of choice pills; a fold's summary says whether it is open
-// (aria-expanded); the page's first table gets a skip link.
+// Sombrero board is one tab stop with the arrow keys inside, and so is a row of choice pills; a fold's summary
+// says whether it is open (aria-expanded); the page's first table gets a skip link.
 // Parts with front-end code of their own (the race pad, the clipboard) are added to PARTS below this file
 // (widgets/ui.py, module_text): each is an anywidget-style render({ model, el }) on the part's own traits.
 
