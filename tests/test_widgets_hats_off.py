@@ -17,6 +17,7 @@ import pytest
 
 import hatskit
 from tests.helpers import FixedBot, position, press, widget_states, with_deck
+from widgets import ui
 from widgets.hats_off import HatsOffTable, answer_move, describe, prompt_text
 from widgets.parts import is_shown
 from widgets.race import Answer, read_answer
@@ -431,6 +432,21 @@ def test_the_set_up_row_names_the_bots_as_the_table_does() -> None:
     labels = [label for label, _ in table.setup.seat_boxes[1].options]
     assert labels == ["a reader (you)", "random bot", "adult bot", "quick adult bot"]
     assert [table.seat_label(seat) for seat in (1, 2)] == ["Ben (adult bot)", "Cleo (quick adult bot)"]
+
+
+def test_the_set_up_rows_rule_options_are_pills_pressed_as_the_page_does() -> None:
+    """Yes-or-no rules are off and on; the rounds in a match are the three a match may have (O7)."""
+    table = HatsOffTable(hatskit.new_game("hats-off", players=3, seed=3), clock=ManualClock())
+    boxes = table.setup.option_boxes
+    assert all(isinstance(box, ui.Choices) for box in boxes.values())
+    assert boxes["falling_hats"].pairs == [("off", False), ("on", True)] and boxes["falling_hats"].value is False
+    assert boxes["best_of"].pairs == [("1", 1), ("3", 3), ("5", 5)] and boxes["best_of"].value == 1
+    press(table, boxes["best_of"], value=2)  # the page's press on the "5" pill
+    press(table, boxes["memory_aid"], value=1)
+    with pytest.raises(ValueError):
+        boxes["best_of"].read(3)  # a fourth pill of three: refused, nothing changes
+    table.setup.new_game_button.click()
+    assert table.game.head["options"] == {"falling_hats": False, "best_of": 5, "memory_aid": True}
 
 
 def test_only_the_teachers_screen_offers_a_race_tables_hidden_cards() -> None:

@@ -24,7 +24,7 @@ docstring.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import fields
 from typing import Any
 
@@ -227,14 +227,17 @@ def _game_bot(game_id: str | None, kind: Any) -> bool:
 
 
 def option_controls(options_type: type) -> dict[str, ui.Field]:
-    """One control per rule option, chosen by the type of the option's default value.
+    """One control per rule option, chosen by the type of the option's default value, or by the values its field
+    metadata allows (``"choices"``: Hats Off!'s rounds in a match).
 
     An option whose field metadata says ``"teacher"`` (Madder's card file) is left out of the panel: a
     student never needs it, and a teacher gives it in code or in the page's link.
     """
     defaults = options_type()
     return {
-        field.name: _control(field.name, getattr(defaults, field.name), option_tip(options_type, field.name))
+        field.name: _control(
+            field.name, getattr(defaults, field.name), option_tip(options_type, field.name), field.metadata
+        )
         for field in fields(options_type)
         if not field.metadata.get("teacher")
     }
@@ -247,10 +250,14 @@ def option_player_counts(options_type: type) -> dict[str, tuple[int, ...]]:
     }
 
 
-def _control(name: str, default: Any, tip: str) -> ui.Field:
+def _control(name: str, default: Any, tip: str, metadata: Mapping[str, Any]) -> ui.Field:
+    """A rule option's control: a yes-or-no rule, or one of a few values, is a row of pills, as the players are;
+    any other number or text is a box."""
     label = name.replace("_", " ")
     if isinstance(default, bool):
-        return ui.Checkbox(value=default, description=label, tooltip=tip, indent=False)
+        return ui.Choices(options=[("off", False), ("on", True)], value=default, description=label, tooltip=tip)
+    if "choices" in metadata:
+        return ui.Choices(options=list(metadata["choices"]), value=default, description=label, tooltip=tip)
     if isinstance(default, int):
         return ui.IntText(value=default, description=label, tooltip=tip)
     if isinstance(default, tuple | list):

@@ -279,17 +279,6 @@ class BoundedFloatText(Field):
         return value
 
 
-class Checkbox(Field):
-    kind = "check"
-    value = traitlets.Bool(False)
-    indent = traitlets.Bool(False)
-
-    def read(self, sent: Any) -> bool:
-        if not isinstance(sent, bool):
-            raise ValueError(sent)
-        return sent
-
-
 class IntSlider(Field):
     """A slider over whole numbers; the page sends a value when the reader lets go (or presses an arrow key)."""
 

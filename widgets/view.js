@@ -25,7 +25,6 @@ const BASE = {
   select: "hk-field",
   choices: "hk-field hk-choices",
   slider: "hk-field hk-slider",
-  check: "hk-field hk-check",
   custom: "hk-custom",
 };
 const SAME = (a, b) => JSON.stringify(a) === JSON.stringify(b);
@@ -164,10 +163,9 @@ function make(node, send) {
     };
   } else {
     item.input = document.createElement("input");
-    item.input.type = { text: "text", number: "number", slider: "range", check: "checkbox" }[node.t];
+    item.input.type = { text: "text", number: "number", slider: "range" }[node.t];
     item.el = field(item.input);
     const value = () => {
-      if (node.t === "check") return item.input.checked;
       if (node.t === "slider") return Number(item.input.value);
       return item.input.value;
     };
@@ -227,8 +225,7 @@ function update(item, node) {
       if (node[name] !== undefined && old[name] !== node[name]) input[name] = node[name];
     }
     if (old.value !== node.value) {
-      if (node.t === "check") input.checked = node.value;
-      else if (node.t === "select") input.selectedIndex = node.value;
+      if (node.t === "select") input.selectedIndex = node.value;
       else input.value = String(node.value);
     }
     prop(input, "disabled", Boolean(node.off));

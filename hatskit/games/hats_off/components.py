@@ -7,7 +7,7 @@ these pieces follow (O1-O7) are explained in ``docs/rulings.md``.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import NamedTuple
 
 from hatskit.core import PLAYER_NAMES, InvalidMoveError, RecordError
@@ -15,16 +15,19 @@ from hatskit.core import PLAYER_NAMES, InvalidMoveError, RecordError
 # ---------------------------------------------------------------- options
 
 
+BEST_OF = (1, 3, 5)  # the rounds a match may have (O7)
+
+
 @dataclass(frozen=True)
 class HatsOffOptions:
     """Rule options: hats falling off (O6), rounds in a match (O7), the head card always shown (O1)."""
 
     falling_hats: bool = False
-    best_of: int = 1
+    best_of: int = field(default=1, metadata={"choices": BEST_OF})
     memory_aid: bool = False
 
     def __post_init__(self) -> None:
-        if self.best_of not in (1, 3, 5):
+        if self.best_of not in BEST_OF:
             raise RecordError(f"option 'best_of' must be 1, 3 or 5 rounds, not {self.best_of!r}")
 
 
