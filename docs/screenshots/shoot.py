@@ -93,11 +93,7 @@ STILL_FRAMES = 10
 
 
 def settle(page, table) -> None:
-    """Wait until the table is on the screen and still: its last card slide over, the text around it laid out.
-
-    The page lays its text out only as it nears the screen (content-visibility, the page template), so text
-    above the table takes its real height once the table is scrolled to, and moves the table down.
-    """
+    """Wait until the table is on the screen and still: its last card slide over, nothing around it moving."""
     page.wait_for_timeout(400)  # the last slide of a card ends
     table.scroll_into_view_if_needed()
     page.evaluate(STILL, [table.element_handle(), STILL_FRAMES])
