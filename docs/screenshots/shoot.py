@@ -71,32 +71,11 @@ def shoot(base: str) -> None:
                         page.goto(f"{base}/voila/render/{page_name}.ipynb?position={code}&theme={theme}")
                         table = page.locator(".hk-table.hk-main")
                         expect(table.locator(".hk-message")).not_to_be_empty()
-                        settle(page, table)
+                        page.wait_for_timeout(400)  # the last slide of a card ends
                         table.screenshot(path=HERE / picture_name(game_id, moment, width, theme), animations="disabled")
                         page.close()
                         print(picture_name(game_id, moment, width, theme), flush=True)
         browser.close()
-
-
-# The table's box, read on each frame; true once it has not moved for STILL_FRAMES frames in a row.
-STILL = """([table, frames]) => new Promise((done) => {
-  let last = "", still = 0;
-  const look = () => {
-    const box = JSON.stringify(table.getBoundingClientRect());
-    still = box === last ? still + 1 : 0;
-    last = box;
-    if (still >= frames) done(true); else requestAnimationFrame(look);
-  };
-  requestAnimationFrame(look);
-})"""
-STILL_FRAMES = 10
-
-
-def settle(page, table) -> None:
-    """Wait until the table is on the screen and still: its last card slide over, nothing around it moving."""
-    page.wait_for_timeout(400)  # the last slide of a card ends
-    table.scroll_into_view_if_needed()
-    page.evaluate(STILL, [table.element_handle(), STILL_FRAMES])
 
 
 def gallery() -> str:
