@@ -109,7 +109,7 @@ class MadderTable(TableFrame):
         self.line_row.add_class("hk-row")
         self.line_row.add_class("hk-line")
         self._line: list[str] = []  # the hats on the line buttons, in order
-        self._picks: list[Choice] = []  # the waiting ability's choices, each started by a hat on the table
+        self._picks: dict[HatAt, list[Choice]] = {}  # the waiting ability's choices, by the hat each starts from
         self._ability_waits = False
         self.target_buttons = [self._target_button(seat) for seat in range(players)]
         self.seat_rows = [html_line("hk-seatpicture") for _ in range(players)]
@@ -221,7 +221,7 @@ class MadderTable(TableFrame):
         """A hat on the table pressed: the waiting ability's choice of it, picked up first when it starts several
         choices (pressed again, put down); with a hat of the hand picked up, an inventory's hat stands for its
         inventory (a drop there plays into it); else a sentence saying why not, changing nothing."""
-        chosen = [move for move in self._picks if first_hat(move) == item]
+        chosen = self._picks.get(item, [])
         if not chosen and self.selected is not None and item.place != LINE:
             self.play_selected(int(item.place))  # a hat of the hand put (or dropped) on an inventory's hat
         elif not chosen:
@@ -302,9 +302,9 @@ class MadderTable(TableFrame):
 
     def _show_seats(self, view: MadderView, cards: CardSet, moves: list[Any], hint: Any) -> None:
         targets = {move.to for move in moves if isinstance(move, Play) and move.hat == self.selected}
+        look = partial(self._look, hint=hint)
         for seat, (button, seat_row) in enumerate(zip(self.target_buttons, self.seat_rows, strict=True)):
             seat_row.value = self._seat_html(view, cards, seat)
-            look = partial(self._look, hint=hint)
             self.inventories[seat].show(view["inventories"][seat], cards, look, view["to_move"] is None)
             marks = ["hk-legal"] if seat in targets else []
             marks += ["hk-hint"] if isinstance(hint, Play) and hint.to == seat else []
@@ -343,9 +343,12 @@ class MadderTable(TableFrame):
     def _note_choices(self, moves: list[Any]) -> None:
         """The waiting ability's choices, for the hats that light up and the buttons (the hat picked up first
         is put down when it starts none of them)."""
-        self._picks = [move for move in moves if not isinstance(move, Play | EndPhase)]
+        self._picks = {}
+        for move in moves:
+            if not isinstance(move, Play | EndPhase):
+                self._picks.setdefault(first_hat(move), []).append(move)
         self._ability_waits = DECLINE in moves
-        if self.first_hat not in {first_hat(move) for move in self._picks}:
+        if self.first_hat not in self._picks:
             self.first_hat = None
 
     def _show_choices(self, view: MadderView, cards: CardSet, moves: list[Any], hint: Any) -> None:
@@ -363,7 +366,7 @@ class MadderTable(TableFrame):
             else f"Now choose below what becomes of {_the(self.first_hat, seat)}, or decline it."
         )
         self.ability_prompt.value = _ability_html(view, card, cards, where) if card is not None else ""
-        chosen = [move for move in self._picks if first_hat(move) == self.first_hat]
+        chosen = self._picks.get(self.first_hat, []) if self.first_hat is not None else []
         offered = [(move, describe(move, seat), move == hint) for move in chosen]
         offered += [(None, "← choose another hat", False)] if chosen else []
         self._show_offered(offered, card)
@@ -375,7 +378,7 @@ class MadderTable(TableFrame):
     def _look(self, item: HatAt, resting: str, hint: Any) -> tuple[list[str], str]:
         """A hat on the table: its marks (lit when the waiting ability may choose it, picked up, hinted) and its
         name, what a press on it does, or ``resting`` (where it lies) when a press does nothing."""
-        chosen = [move for move in self._picks if first_hat(move) == item]
+        chosen = self._picks.get(item, [])
         marks = ["hk-legal"] if chosen else []
         marks += ["hk-selected"] if item == self.first_hat else []
         marks += ["hk-hint"] if isinstance(hint, Choice) and first_hat(hint) == item else []
