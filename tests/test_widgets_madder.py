@@ -201,12 +201,48 @@ def test_an_ability_with_many_choices_asks_for_your_hat_first_then_the_other() -
     ben_boater.click()  # Ben's hat is the second step of a swap, not the first
     assert "cannot choose the Boater from Ben's inventory" in text(table.message) and table.game.ply == 0
     fedora.click()
-    assert "hk-selected" in fedora._dom_classes and "Fedora from your inventory" in text(table.ability_prompt)
-    second = [button.description for button in shown(list(table.choice_box.children))]
-    assert second[0] == "swap your Fedora for Ben's Boater"
-    assert second[-1] == "← choose another hat" and len(second) == 7
-    choice(table, second[0]).click()
+    assert "hk-selected" in fedora._dom_classes
+    assert "Now click the lit hat to swap the Fedora from your inventory for" in text(table.ability_prompt)
+    swaps = [button.tooltip for button in lit(table_hats(table))]
+    assert swaps[0] == "swap your Fedora for Ben's Boater" and len(swaps) == 6, "the other hats are the second step"
+    assert [button.description for button in shown(list(table.choice_box.children))] == ["← choose another hat"]
+    ben_boater.click()
     assert str(table.game.history[0]) == "swap Fedora@Ana Boater@Ben"
+
+
+def test_a_hat_to_move_is_picked_up_then_the_inventory_it_goes_into_is_clicked() -> None:
+    row_it_over = turn_position(phase="ability", ability="Boater*", inventories=[["Fedora", "Boater*"], [], ["Beret"]])
+    table = table_at(row_it_over)
+    fedora = card(table, "pick up the Fedora from your inventory, then choose what becomes of it")
+    fedora.click()
+    assert "the lit inventory the Fedora from your inventory moves into" in text(table.ability_prompt)
+    assert [button.description for button in lit(table.target_buttons)] == [
+        "into Ben's inventory",
+        "into Cleo's inventory",
+    ]
+    assert table.target_buttons[2].tooltip == "move the Fedora from your inventory into Cleo's inventory"
+    inventory_cards(table, 2)[0].click()  # a hat of Cleo's inventory stands for it, as a drop there would
+    assert str(table.game.history[0]) == "move Fedora Ana>Cleo"
+
+
+def test_two_hats_to_discard_are_clicked_in_either_order_and_one_alone_is_a_button() -> None:
+    clerk = turn_position(
+        phase="haberdashers",
+        line=[],
+        done=[0, 1, 2],
+        hands=[[], [], []],
+        inventories=[["Fedora", "Beret", "Newsboy"], ["Boater"], ["Bowler"]],
+    )
+    table = table_at(clerk)
+    newsboy = card(table, "pick up the Newsboy from your inventory, then choose what becomes of it")
+    newsboy.click()
+    assert sorted(button.tooltip for button in lit(table_hats(table))) == [
+        "discard the Beret from your inventory and the Newsboy from your inventory",
+        "discard the Fedora from your inventory and the Newsboy from your inventory",
+    ]
+    assert choice(table, "discard the Newsboy from your inventory")
+    next(button for button in lit(table_hats(table)) if button.description == "Beret").click()
+    assert str(table.game.history[0]) == "discard Beret@Ana Newsboy@Ana"
 
 
 def test_a_premium_reads_as_on_its_card_and_one_of_two_identical_hats_is_picked_alone() -> None:
@@ -299,7 +335,8 @@ def play_something(table: MadderTable) -> None:
     if is_shown(table.round_end_box):
         table.next_round_button.click()
         return
-    choices = shown(list(table.choice_box.children)) or lit(table_hats(table))
+    worded = [button for button in shown(list(table.choice_box.children)) if not button.description.startswith("←")]
+    choices = worded or lit(table_hats(table)) or (lit(table.target_buttons) if table.first_hat else [])
     if choices:
         choices[0].click()
         return

@@ -9,7 +9,10 @@ the round, the cards are the choice: the hats it may choose (on the assembly
 line, in an inventory) light up, and a click (or Enter or Space) on one plays
 that choice (``take Boater@line``, ``discard Boater@Ben``). A hat that starts
 several choices (yours in a swap, a hat to move) is picked up first, and what
-becomes of it is then a button named in plain words. *decline* leaves the
+becomes of it is then chosen on the table too: the hat to swap it for, the
+second hat to discard with it, the inventory it moves into light up, and a
+click there plays the choice; only what no second click names (discard it
+alone) stays a button in plain words. *decline* leaves the
 ability unused (M3, M4). At the end of the round you play hats into your own
 inventory and press *done* (M4); the Haberdashers are then revealed and used
 one by one from the dealer, each step shown as it happens.
@@ -110,6 +113,7 @@ class MadderTable(TableFrame):
         self.line_row.add_class("hk-line")
         self._line: list[str] = []  # the hats on the line buttons, in order
         self._picks: dict[HatAt, list[Choice]] = {}  # the waiting ability's choices, by the hat each starts from
+        self._seconds: dict[HatAt | int, Choice] = {}  # the picked-up hat's choices, by the second thing clicked
         self._ability_waits = False
         self.target_buttons = [self._target_button(seat) for seat in range(players)]
         self.seat_rows = [html_line("hk-seatpicture") for _ in range(players)]
@@ -153,8 +157,11 @@ class MadderTable(TableFrame):
 
     def _target_button(self, seat: int) -> ui.Button:
         name = self.game.seat_names[seat]
-        tip = f"play the selected hat into {name}'s inventory (M3; at the end of the round your own only, M4)"
-        return named_button(f"into {name}'s inventory", tip, lambda: self.play_selected(seat))
+        return named_button(f"into {name}'s inventory", self._target_tip(seat), lambda: self.play_selected(seat))
+
+    def _target_tip(self, seat: int) -> str:
+        name = self.game.seat_names[seat]
+        return f"play the selected hat into {name}'s inventory (M3; at the end of the round your own only, M4)"
 
     def _hand_button(self, index: int) -> ui.Button:
         button = named_button("", "", lambda: self.pick(index), width=None)
@@ -188,11 +195,13 @@ class MadderTable(TableFrame):
             self.select(None if hat == self.selected else hat)
 
     def play_selected(self, seat: int) -> None:
-        """Play the selected hand hat into ``seat``'s inventory."""
-        if self.selected is None:
+        """Play the selected hand hat into ``seat``'s inventory, or move the picked-up hat there (an ability's)."""
+        if seat in self._seconds:
+            self.try_move(str(self._seconds[seat]))
+        elif self.selected is None:
             self.say("First click a hat in your hand, then the inventory it goes into.", error=True)
-            return
-        self.try_move(str(Play(self.selected, seat)))
+        else:
+            self.try_move(str(Play(self.selected, seat)))
 
     def try_move(self, notation: str) -> bool:
         """A move played puts the picked hat down (a twin left in the hand is not picked for the next turn); a
@@ -221,8 +230,11 @@ class MadderTable(TableFrame):
         """A hat on the table pressed: the waiting ability's choice of it, picked up first when it starts several
         choices (pressed again, put down); with a hat of the hand picked up, an inventory's hat stands for its
         inventory (a drop there plays into it); else a sentence saying why not, changing nothing."""
+        second = self._seconds.get(item) or self._seconds.get(item.place)  # type: ignore[call-overload]
         chosen = self._picks.get(item, [])
-        if not chosen and self.selected is not None and item.place != LINE:
+        if second is not None:
+            self.try_move(str(second))  # the other hat of a swap or a discard, or a hat of the inventory moved into
+        elif not chosen and self.selected is not None and item.place != LINE:
             self.play_selected(int(item.place))  # a hat of the hand put (or dropped) on an inventory's hat
         elif not chosen:
             self.say(self._refusal(item), error=True)
@@ -306,8 +318,11 @@ class MadderTable(TableFrame):
         for seat, (button, seat_row) in enumerate(zip(self.target_buttons, self.seat_rows, strict=True)):
             seat_row.value = self._seat_html(view, cards, seat)
             self.inventories[seat].show(view["inventories"][seat], cards, look, view["to_move"] is None)
-            marks = ["hk-legal"] if seat in targets else []
-            marks += ["hk-hint"] if isinstance(hint, Play) and hint.to == seat else []
+            moved = self._seconds.get(seat)  # the picked-up hat may move into this inventory
+            marks = ["hk-legal"] if seat in targets or moved else []
+            hinted = (isinstance(hint, Play) and hint.to == seat) or (moved is not None and moved == hint)
+            marks += ["hk-hint"] if hinted else []
+            button.tooltip = describe(moved, self.viewer) if moved else self._target_tip(seat)
             set_marks(button, marks, MARKS)
             button.disabled = view["to_move"] is None
             show(button, view["phase"] != OVER)  # the game is over: no hat goes anywhere now
@@ -342,14 +357,16 @@ class MadderTable(TableFrame):
 
     def _note_choices(self, moves: list[Any]) -> None:
         """The waiting ability's choices, for the hats that light up and the buttons (the hat picked up first
-        is put down when it starts none of them)."""
+        is put down when it starts none of them), and what a second click completes once it is picked up."""
         self._picks = {}
         for move in moves:
             if not isinstance(move, Play | EndPhase):
-                self._picks.setdefault(first_hat(move), []).append(move)
+                for hat in first_hats(move):
+                    self._picks.setdefault(hat, []).append(move)
         self._ability_waits = DECLINE in moves
         if self.first_hat not in self._picks:
             self.first_hat = None
+        self._seconds = second_steps(self._picks.get(self.first_hat, []) if self.first_hat else [], self.first_hat)
 
     def _show_choices(self, view: MadderView, cards: CardSet, moves: list[Any], hint: Any) -> None:
         """The waiting ability's prompt; once a hat that starts several choices is picked up, what becomes of it
@@ -363,11 +380,12 @@ class MadderTable(TableFrame):
         where = (
             "Click a lit hat to choose it, or decline it."
             if self.first_hat is None
-            else f"Now choose below what becomes of {_the(self.first_hat, seat)}, or decline it."
+            else f"Now click {second_words(self._picks[self.first_hat], _the(self.first_hat, seat))}, or decline it."
         )
         self.ability_prompt.value = _ability_html(view, card, cards, where) if card is not None else ""
         chosen = self._picks.get(self.first_hat, []) if self.first_hat is not None else []
-        offered = [(move, describe(move, seat), move == hint) for move in chosen]
+        worded = [move for move in chosen if move not in self._seconds.values()]  # no second click names these
+        offered = [(move, describe(move, seat), move == hint) for move in worded]
         offered += [(None, "← choose another hat", False)] if chosen else []
         self._show_offered(offered, card)
         show(self.decline_button, DECLINE in moves)
@@ -377,10 +395,17 @@ class MadderTable(TableFrame):
 
     def _look(self, item: HatAt, resting: str, hint: Any) -> tuple[list[str], str]:
         """A hat on the table: its marks (lit when the waiting ability may choose it, picked up, hinted) and its
-        name, what a press on it does, or ``resting`` (where it lies) when a press does nothing."""
+        name, what a press on it does, or ``resting`` (where it lies) when a press does nothing. Once a hat is
+        picked up, only what completes its choices lights up."""
+        if item == self.first_hat:
+            return ["hk-selected"], f"put down {_the(item, self.viewer)} (picked up)"
+        if self.first_hat is not None:
+            second = self._seconds.get(item)
+            into = self._seconds.get(item.place)  # type: ignore[call-overload]  # a hat of the inventory moved into
+            marks = (["hk-legal"] if second else []) + (["hk-hint"] if second is not None and second == hint else [])
+            return marks, describe(second or into, self.viewer) if second or into else resting
         chosen = self._picks.get(item, [])
         marks = ["hk-legal"] if chosen else []
-        marks += ["hk-selected"] if item == self.first_hat else []
         marks += ["hk-hint"] if isinstance(hint, Choice) and first_hat(hint) == item else []
         if len(chosen) == 1:
             return marks, describe(chosen[0], self.viewer)
@@ -526,6 +551,43 @@ def _reason(line: ScoreLine) -> str:
 
 DECLINE_TIP = "leave the waiting ability unused (M3, M4)"
 DONE_TIP = "play no more hats from your hand this round (M4)"
+
+
+def first_hats(move: Choice) -> tuple[HatAt, ...]:
+    """The hats a choice may be started from: any of a discard's hats (picked in any order), else its first."""
+    return move.items if isinstance(move, Discard) else (first_hat(move),)
+
+
+def second_steps(chosen: Sequence[Choice], picked: HatAt | None) -> dict[HatAt | int, Choice]:
+    """The picked-up hat's choices that one more click completes, by what that click is on: the other hat of a
+    swap or a two-hat discard, the inventory (a seat) a moved hat goes into. A click that would name two choices
+    (a three-hat discard) names none: those choices stay buttons in plain words."""
+    found: dict[HatAt | int, list[Choice]] = {}
+    for move in chosen:
+        second = _second_step(move, picked)
+        if second is not None:
+            found.setdefault(second, []).append(move)
+    return {second: moves[0] for second, moves in found.items() if len(moves) == 1}
+
+
+def _second_step(move: Choice, picked: HatAt | None) -> HatAt | int | None:
+    if isinstance(move, Swap):
+        return move.theirs
+    if isinstance(move, MoveHat):
+        return move.target
+    if isinstance(move, Discard) and len(move.items) == 2:
+        other = move.items[1] if move.items[0] == picked else move.items[0]
+        return None if other == picked else other  # two hats alike in one place: one card, so a button
+    return None
+
+
+def second_words(chosen: Sequence[Choice], the: str) -> str:
+    """What the prompt asks for once ``the`` hat is picked up, by the kind of choices it starts."""
+    if all(isinstance(move, Swap) for move in chosen):
+        return f"the lit hat to swap {the} for"
+    if all(isinstance(move, MoveHat) for move in chosen):
+        return f"the lit inventory {the} moves into"
+    return f"a lit hat to discard with {the}, or choose below"
 
 
 def first_hat(move: Choice) -> HatAt:
