@@ -436,7 +436,7 @@ def test_the_set_up_row_shows_the_deal_players_seats_and_options() -> None:
     assert setup.seed_box.value == "7" and setup.players_box.value == 3 and visible(setup.players_box)
     seats = [(box.description, box.value) for box in setup.seat_boxes if visible(box)]
     assert seats == [("Ana", "reader"), ("Ben", "greedy"), ("Cleo", "strong")]
-    assert list(setup.option_boxes) == ["removed"] and setup.option_boxes["removed"].value == "✿ ⎈"
+    assert list(setup.option_boxes) == ["removed"] and setup.option_boxes["removed"].value == ("✿", "⎈")
     assert "two-player game (H1)" in setup.option_boxes["removed"].tooltip
     assert not visible(setup.option_boxes["removed"]), "three players use every type: nothing to leave out (H1)"
     assert all(box.tooltip for box in [setup.new_game_button, setup.seed_box, setup.players_box, *setup.seat_boxes])
@@ -463,6 +463,20 @@ def test_a_typed_deal_number_deals_that_deal_on_every_screen() -> None:
     same = hatskit.new_game("hats", players=3, seed=4711)
     assert all(table.game.head["seed"] == 4711 and hand(table) == sorted_hand(same) for table in tables)
     assert tea_table(tables[0]) == tea_table(tables[1]) == same.view(0)["table"]
+
+
+def test_same_cards_again_deals_this_games_deal_and_deal_number_opens_the_box_of_its_number() -> None:
+    table = new_table(seed=7)
+    setup = table.setup
+    assert setup.deal_box.value == "fresh" and visible(setup.deal_box) and not visible(setup.seed_box)
+    assert "(deal 7)" in setup.deal_box.notes[1], "the number of the deal on the table, to pass on"
+    press(table, setup.deal_box, value=2)
+    assert visible(setup.seed_box) and setup.seed_box.value == "7"
+    press(table, setup.deal_box, value=1)
+    assert not visible(setup.seed_box)
+    play_first_option(table)
+    setup.new_game_button.click()
+    assert table.game.head["seed"] == 7 and table.game.ply == 0 and setup.deal_box.value == "fresh"
 
 
 def sorted_hand(game: Game) -> list[str]:
@@ -499,11 +513,14 @@ def test_four_players_as_two_teams_with_a_second_reader_as_partner() -> None:
     assert "Cleo's hand" in text(table.hand_label) and sorted(hand(table)) == sorted(game.view(2)["hand"])
 
 
-def test_two_players_with_other_types_left_out() -> None:
+def test_two_players_with_other_types_left_out_pressed_as_pills() -> None:
     table = new_table()
     table.setup.players_box.value = 2
-    assert visible(table.setup.option_boxes["removed"])
-    table.setup.option_boxes["removed"].value = "heart spade"
+    removed = table.setup.option_boxes["removed"]
+    assert visible(removed) and removed.pairs[2] == ("♥ heart", "♥")
+    press(table, removed, value=2)  # ♥: a third type pressed lets go of the first pressed, ✿
+    press(table, removed, value=1)  # ♠ lets go of ⎈
+    assert removed.value == ("♥", "♠")
     table.setup.new_game_button.click()
     game = table.game
     assert len(game.seat_names) == 2 and game.head["options"]["removed"] == ["♥", "♠"]
@@ -515,11 +532,11 @@ def test_two_players_with_other_types_left_out() -> None:
 def test_a_choice_the_game_refuses_is_explained_and_changes_nothing() -> None:
     table = new_table()
     game = table.game
-    table.setup.option_boxes["removed"].value = "heart"
+    press(table, table.setup.option_boxes["removed"], value=5)  # ✿ let go: one type left out, not two
     table.setup.new_game_button.click()
     assert "No new game: option 'removed' must name two different types" in text(table.message)
     assert table.game is game and "hk-error" in table.message._dom_classes
-    table.setup.option_boxes["removed"].value = "✿ ⎈"
+    press(table, table.setup.option_boxes["removed"], value=5)
     for seed in ("seven", "²", "9" * 5000):  # "²".isdigit() is true, and int() refuses it and 5,000 digits
         table.setup.seed_box.value = seed
         table.setup.new_game_button.click()

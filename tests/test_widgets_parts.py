@@ -141,6 +141,23 @@ def test_a_row_of_choice_pills_refuses_what_is_not_one_of_its_pills(sent: Any) -
     assert pills.value == "2", "a disabled row of pills takes no choice"
 
 
+def test_pills_of_which_some_are_chosen_keep_at_most_their_limit_and_refuse_what_is_not_a_pill() -> None:
+    """ui.Picks: a press chooses a pill or lets it go; past the limit the pill chosen first is let go; the page
+    gets the chosen indices; anything but a pill's index changes nothing."""
+    picks = ui.Picks(options=[("★ star", "★"), ("♠ spade", "♠"), ("✿ flower", "✿")], value=("✿", "★"), limit=2)
+    view = View([picks])
+    assert (picks.node()["t"], picks.node()["value"], picks.node()["labels"][0]) == ("picks", [2, 0], "★ star")
+    press(view, picks, value=1)
+    assert picks.value == ("★", "♠"), "the first chosen, ✿, is let go"
+    press(view, picks, value=0)
+    assert picks.value == ("♠",), "pressed again, a pill is let go"
+    for sent in (3, -1, "1", True, None, [0]):
+        press(view, picks, value=sent)
+    assert picks.value == ("♠",)
+    with pytest.raises(Exception, match="not among the choices"):
+        picks.value = ("♥",)
+
+
 def test_once_a_view_says_hello_a_move_is_one_patch_of_the_parts_it_changed(monkeypatch: pytest.MonkeyPatch) -> None:
     """The page gets the whole tree once; a move then sends only the nodes that changed, numbered, and a view
     that applies the patches to the tree it had holds what a newly opened view would get."""

@@ -179,7 +179,7 @@ class HatsOffTable(TableFrame):
             return [self.seat_rows, self.pad, self.own_seat, self._level_box()]
         self.picture = html_line("hk-ho-picture")
         self.seat_box = ui.Choices(description="who", tooltip="the player who acts now")  # at most 5: pills
-        self.move_box = ui.Dropdown(description="does", tooltip="what that player does")
+        self.move_box = ui.Choices(description="does", tooltip="what that player does")  # at most 6: pills
         self.time_box = ui.BoundedFloatText(
             value=0.5,
             min=0,

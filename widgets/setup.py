@@ -10,15 +10,18 @@ The short choices (how many players, who sits in each seat) are rows of pills
 Nothing changes until *Start* is pressed; then the panel builds the game from
 its choices and hands it to ``start`` (the panel folds again once the game is
 shown), or hands ``refuse`` the sentence that says which choice the game would
-not take (the panel stays open). The deal number is the game's seed: the same
-number deals the same cards on every screen, so a teacher can give a whole
-class one deal. Pressed without typing a number, *Start* deals a fresh one.
+not take (the panel stays open). The deal is three pills: *new cards* (a fresh
+shuffle, the default), *same cards again* (this game's deal, to try it another
+way) and *deal number…*, which opens the box of the deal's number. The deal
+number is the game's seed: the same number deals the same cards on every
+screen, so a teacher can give a whole class one deal; the box shows the number
+of the game on the table, to pass on.
 
 The rule options are not written per game: one control per field of the
 game's options dataclass (:attr:`hatskit.core.GameSpec.options_type`), chosen
-by the field's type (a tick box for yes/no, a number box, a text box for a
-list of names), named after the field and explained by the dataclass's
-docstring.
+by the field's type and metadata (pills for yes/no, for one of a few values
+and for some of a few, a box for any other number or text), named after the
+field and explained by the dataclass's docstring.
 """
 
 from __future__ import annotations
@@ -36,6 +39,7 @@ from widgets import ui
 from widgets.parts import named_button, show
 
 READER = "reader"
+FRESH, AGAIN, BY_NUMBER = "fresh", "again", "number"  # the deal pills' values
 SEAT_KINDS = (READER, *BOT_KINDS)
 NEW_SEAT = "greedy"  # who sits in a seat that a larger table adds
 _WHOLE = re.compile(r"[0-9]{1,30}")
@@ -54,11 +58,14 @@ class SetupRow(ui.Fold):
     ) -> None:
         self.game_id = game_id
         self.start, self.refuse = start, refuse
-        self.seed_typed = False  # the reader typed a deal number since the game started
+        self.shuffled = shuffled
+        self.shown_seed: int | None = None  # the deal of the game on the table
         self._showing = False  # values being set from the game, not by the reader
         self.new_game_button = named_button("Start", NEW_GAME_TIP, self.new_game, width=None, primary=True)
+        self.deal_box = ui.Choices(options=DEAL_CHOICES, value=FRESH, description="deal", tooltip=DEAL_TIP)
         self.seed_box = ui.Text(description="deal number", tooltip=SEED_TIP)
-        show(self.seed_box, shuffled)
+        show(self.deal_box, shuffled)
+        show(self.seed_box, False)
         self.players_box = ui.Choices(options=list(player_counts), description="players", tooltip=PLAYERS_TIP)
         show(self.players_box, len(player_counts) > 1)
         self.seat_choices = seat_choices(game_id)
@@ -69,8 +76,9 @@ class SetupRow(ui.Fold):
         self.kept_options: dict[str, Any] = {}
         self.option_players = option_player_counts(type(self.option_defaults))
         self.seed_box.observe(self._seed_typed, names="value")
+        self.deal_box.observe(self._deal_chosen, names="value")
         self.players_box.observe(self._players_changed, names="value")
-        rows = [[self.seed_box, self.players_box], self.seat_boxes, list(self.option_boxes.values())]
+        rows = [[self.deal_box, self.seed_box], [self.players_box], self.seat_boxes, list(self.option_boxes.values())]
         super().__init__([*map(ui.HBox, rows), self.new_game_button], summary="New game…", tooltip=SETUP_TIP)
         self.add_class("hk-setup")
 
@@ -79,8 +87,10 @@ class SetupRow(ui.Fold):
         self.open = False
         self._showing = True
         try:
-            seed = game.head.get("seed")
+            seed = self.shown_seed = game.head.get("seed")
             self.seed_box.value = "" if seed is None else str(seed)
+            self.deal_box.value = FRESH
+            self.deal_box.notes = deal_notes(seed)
             self.players_box.value = len(seats)
             self._show_seats(game.seat_names, seats)
             self._show_options(len(seats))
@@ -88,17 +98,15 @@ class SetupRow(ui.Fold):
             self.kept_options = {name: value for name, value in given.items() if name not in self.option_boxes}
             for name, box in self.option_boxes.items():
                 if name in given:
-                    box.value = control_value(given[name])
+                    box.value = tuple(given[name]) if isinstance(box, ui.Picks) else given[name]
         finally:
             self._showing = False
-        self.seed_typed = False
 
     def chosen(self) -> tuple[Game, tuple[str, ...]]:
         """The game and seats the panel's choices make; a ValueError or HatskitError says what is wrong."""
         players = self.players_box.value
         options = {
-            name: option_value(box.value, getattr(self.option_defaults, name))
-            for name, box in self.option_boxes.items()
+            name: box.value for name, box in self.option_boxes.items()
         } | self.kept_options  # the options the panel does not show stay as the game had them
         game = hatskit.new_game(self.game_id, players=players, seed=self._chosen_seed(), **options)
         seats = tuple(box.value for box in self.seat_boxes[:players])
@@ -114,8 +122,11 @@ class SetupRow(ui.Fold):
         self.start(game, seats)
 
     def _chosen_seed(self) -> int:
+        """The deal the pills choose: a fresh one, this game's again, or the number in the box (empty: fresh)."""
         text = self.seed_box.value.strip()
-        if not self.seed_typed or not text:
+        if self.deal_box.value == AGAIN and self.shown_seed is not None:
+            return self.shown_seed
+        if self.deal_box.value != BY_NUMBER or not text:
             return new_seed()
         number = whole_number(text)
         if number is None:
@@ -170,15 +181,32 @@ class SetupRow(ui.Fold):
             show(box, counts is None or players in counts)
 
     def _seed_typed(self, change: dict[str, Any]) -> None:
+        """A number typed (or pasted) into the box is the deal chosen."""
         if not self._showing:
-            self.seed_typed = True
+            self.deal_box.value = BY_NUMBER
+
+    def _deal_chosen(self, change: dict[str, Any]) -> None:
+        """The box of the deal's number shows while *deal number…* is chosen."""
+        show(self.seed_box, self.shuffled and change["new"] == BY_NUMBER)
 
 
-SETUP_TIP = "new game: choose the deal number, the players, who sits where and the options, then press Start"
-NEW_GAME_TIP = "start a new game with these choices (a fresh deal unless you typed a deal number)"
+SETUP_TIP = "new game: choose the deal, the players, who sits where and the options, then press Start"
+NEW_GAME_TIP = "start a new game with these choices"
+DEAL_CHOICES = (("new cards", FRESH), ("same cards again", AGAIN), ("deal number…", BY_NUMBER))
+DEAL_TIP = "the cards of the next game: freshly shuffled, this game's again, or the deal a number gives"
 SEED_TIP = "deal number: the same number deals the same cards on every screen; type one, then press Start"
 PLAYERS_TIP = "players: how many sit at the table (four play as two teams); press Start to begin"
 SEAT_TIP = "who sits in this seat: a reader or a bot"
+
+
+def deal_notes(seed: int | None) -> tuple[str, ...]:
+    """The line under the deal pills for each choice; the number of this game's deal, to pass on."""
+    this = "" if seed is None else f" (deal {seed})"
+    return (
+        "freshly shuffled cards",
+        f"the cards of this game{this}, to play them another way",
+        "the same number deals the same cards on every screen",
+    )
 
 
 def whole_number(text: str) -> int | None:
@@ -252,27 +280,19 @@ def option_player_counts(options_type: type) -> dict[str, tuple[int, ...]]:
 
 def _control(name: str, default: Any, tip: str, metadata: Mapping[str, Any]) -> ui.Field:
     """A rule option's control: a yes-or-no rule, or one of a few values, is a row of pills, as the players are;
+    a list option (Hats' two types left out) is pills of its ``choices``, as many pressed as its default holds;
     any other number or text is a box."""
     label = name.replace("_", " ")
     if isinstance(default, bool):
         return ui.Choices(options=[("off", False), ("on", True)], value=default, description=label, tooltip=tip)
+    if isinstance(default, tuple | list):
+        options = list(metadata["choices"])
+        return ui.Picks(options=options, value=tuple(default), limit=len(default), description=label, tooltip=tip)
     if "choices" in metadata:
         return ui.Choices(options=list(metadata["choices"]), value=default, description=label, tooltip=tip)
     if isinstance(default, int):
         return ui.IntText(value=default, description=label, tooltip=tip)
-    if isinstance(default, tuple | list):
-        tip = f"{tip} (names separated by spaces)"
-    return ui.Text(value=control_value(default), description=label, tooltip=tip)
-
-
-def control_value(value: Any) -> Any:
-    """An option's value as its control holds it: a list of names becomes one line of text."""
-    return " ".join(str(item) for item in value) if isinstance(value, tuple | list) else value
-
-
-def option_value(shown: Any, default: Any) -> Any:
-    """An option's value from what its control holds: the text of a list option gives the list of its words."""
-    return shown.replace(",", " ").split() if isinstance(default, tuple | list) else shown
+    return ui.Text(value=default, description=label, tooltip=tip)
 
 
 def option_tip(options_type: type, name: str) -> str:

@@ -5,7 +5,7 @@
 
 A game's table (or an exercise) is a tree of small parts in the kernel: boxes,
 folds, buttons, lines of HTML, text, number and choice boxes, rows of choice
-pills, a slider, and the few parts with front-end code of their own (the Hats
+pills (one chosen, or some), a slider, and the few parts with front-end code of their own (the Hats
 Off! race pad, the clipboard).
 They are plain traitlets objects, not widget models. The page gets the whole
 tree once, as one synced value of one anywidget, :class:`Surface`, and then
@@ -300,15 +300,10 @@ class IntSlider(Field):
         return sent
 
 
-class Dropdown(Field):
-    """A choice among ``options``: labels, or (label, value) pairs; ``value`` is the chosen value.
+class Options(Field):
+    """A field whose value is chosen among ``options``: labels, or (label, value) pairs."""
 
-    New options keep the value when it is still among them, else take the first.
-    """
-
-    kind = "select"
     options = traitlets.Tuple()
-    value = traitlets.Any(None, allow_none=True)
 
     @traitlets.validate("options")
     def _as_tuples(self, proposal: dict[str, Any]) -> tuple[Any, ...]:
@@ -317,6 +312,22 @@ class Dropdown(Field):
     @property
     def pairs(self) -> list[tuple[str, Any]]:
         return [(str(o[0]), o[1]) if isinstance(o, tuple | list) else (str(o), o) for o in self.options]
+
+    def index_sent(self, sent: Any) -> int:
+        """The option the page names by its index (a ValueError for anything else)."""
+        if not isinstance(sent, int) or isinstance(sent, bool) or not 0 <= sent < len(self.options):
+            raise ValueError(sent)
+        return sent
+
+
+class Dropdown(Options):
+    """A choice among ``options``; ``value`` is the chosen value.
+
+    New options keep the value when it is still among them, else take the first.
+    """
+
+    kind = "select"
+    value = traitlets.Any(None, allow_none=True)
 
     @traitlets.observe("options")
     def _options_changed(self, change: dict[str, Any]) -> None:
@@ -342,9 +353,7 @@ class Dropdown(Field):
         }
 
     def read(self, sent: Any) -> Any:
-        if not isinstance(sent, int) or isinstance(sent, bool) or not 0 <= sent < len(self.options):
-            raise ValueError(sent)
-        return self.pairs[sent][1]
+        return self.pairs[self.index_sent(sent)][1]
 
 
 class Choices(Dropdown):
@@ -362,6 +371,42 @@ class Choices(Dropdown):
     def props(self) -> dict[str, Any]:
         notes = [str(note) for note in self.notes] if len(self.notes) == len(self.options) else []
         return super().props() | {"notes": notes}
+
+
+class Picks(Options):
+    """Some of a few choices (``value``: the chosen values, in the order chosen), drawn as pills that stay pressed.
+
+    A press chooses a pill or lets it go. ``limit`` is how many stay chosen (0: any number): a press past it
+    lets go of the pill chosen first, as a hand that holds two cards puts one down to pick up another.
+    The page draws a group of check-box pills, each its own Tab stop, marked by a tick as well as colour.
+    """
+
+    kind = "picks"
+    value = traitlets.Tuple()
+    limit = traitlets.Int(0)
+
+    @traitlets.validate("value")
+    def _among_options(self, proposal: dict[str, Any]) -> tuple[Any, ...]:
+        values = [value for _, value in self.pairs]
+        unknown = [value for value in proposal["value"] if value not in values]
+        if unknown:
+            raise traitlets.TraitError(f"{unknown!r} are not among the choices {values}")
+        return tuple(proposal["value"])
+
+    def props(self) -> dict[str, Any]:
+        values = [value for _, value in self.pairs]
+        chosen = [values.index(value) for value in self.value]
+        return {"label": self.description, "off": self.disabled, "labels": [label for label, _ in self.pairs]} | {
+            "value": chosen,
+            "notes": [],
+        }
+
+    def read(self, sent: Any) -> tuple[Any, ...]:
+        pressed = self.pairs[self.index_sent(sent)][1]
+        if pressed in self.value:
+            return tuple(value for value in self.value if value != pressed)
+        kept = self.value[max(0, len(self.value) - self.limit + 1) :] if self.limit else self.value
+        return (*kept, pressed)
 
 
 class Custom(Part):

@@ -24,6 +24,7 @@ const BASE = {
   number: "hk-field",
   select: "hk-field",
   choices: "hk-field hk-choices",
+  picks: "hk-field hk-choices",
   slider: "hk-field hk-slider",
   custom: "hk-custom",
 };
@@ -71,7 +72,8 @@ function fold(item, id, send) {
 
 // A row of choice pills (widgets/ui.py Choices) is a radio group: one Tab stop, on the chosen pill; the arrow keys
 // move the choice and send it at once, as a radio group does (Home and End: the first and the last), and a click
-// or Enter or Space chooses. The kernel's answer marks the chosen pill (aria-checked).
+// or Enter or Space chooses. The kernel's answer marks the chosen pill (aria-checked). Pills of which some are
+// chosen (Picks) are check boxes: each its own Tab stop, pressed by click, Enter or Space, the arrow keys unused.
 const PILL_STEPS = { ArrowLeft: -1, ArrowUp: -1, ArrowRight: 1, ArrowDown: 1 };
 
 function choices(item, id, send) {
@@ -91,7 +93,7 @@ function choices(item, id, send) {
     const pills = [...item.pills.children];
     const at = pills.indexOf(event.target.closest("button"));
     const ends = { Home: 0, End: pills.length - 1 };
-    if (at < 0 || item.node.off || !(event.key in PILL_STEPS || event.key in ends)) return;
+    if (at < 0 || item.node.off || item.t === "picks" || !(event.key in PILL_STEPS || event.key in ends)) return;
     event.preventDefault();
     const next = event.key in ends ? ends[event.key] : (at + PILL_STEPS[event.key] + pills.length) % pills.length;
     for (const pill of pills) attr(pill, "tabindex", pill === pills[next] ? "0" : "-1");
@@ -100,32 +102,34 @@ function choices(item, id, send) {
   });
 }
 
-function pill(text, index, note) {
+function pill(text, index, note, role) {
   const button = document.createElement("button");
   button.type = "button";
   button.className = "jupyter-widgets jupyter-button widget-button hk-btn hk-pill";
   button.dataset.index = String(index);
   button.textContent = text;
-  attr(button, "role", "radio");
+  attr(button, "role", role);
   if (note) button.title = note;
   return button;
 }
 
 function drawChoices(item, old, node) {
+  const some = node.t === "picks";
   if (old.label !== node.label) item.name.textContent = node.label || "";
-  attr(item.pills, "role", node.labels.length ? "radiogroup" : "group"); // a radio group has radios (axe)
+  attr(item.pills, "role", node.labels.length && !some ? "radiogroup" : "group"); // a radio group has radios (axe)
   attr(item.pills, "aria-label", node.label || node.tip || "");
   if (!SAME(old.labels, node.labels) || !SAME(old.notes, node.notes)) {
-    item.pills.replaceChildren(...node.labels.map((text, index) => pill(text, index, node.notes[index])));
+    const role = some ? "checkbox" : "radio";
+    item.pills.replaceChildren(...node.labels.map((text, index) => pill(text, index, node.notes[index], role)));
   }
   const pills = [...item.pills.children];
   const stop = pills[node.value] || pills[0];
   pills.forEach((button, index) => {
-    attr(button, "aria-checked", String(index === node.value));
-    attr(button, "tabindex", button === stop ? "0" : "-1");
+    attr(button, "aria-checked", String(some ? node.value.includes(index) : index === node.value));
+    attr(button, "tabindex", some || button === stop ? "0" : "-1");
     prop(button, "disabled", Boolean(node.off));
   });
-  const note = node.notes[node.value] || "";
+  const note = some ? "" : node.notes[node.value] || "";
   if (item.note.textContent !== note) item.note.textContent = note;
   prop(item.note, "hidden", !note);
 }
@@ -144,7 +148,7 @@ function make(node, send) {
     });
   } else if (node.t === "fold") {
     fold(item, id, send);
-  } else if (node.t === "choices") {
+  } else if (node.t === "choices" || node.t === "picks") {
     choices(item, id, send);
   } else if (node.t === "select") {
     item.input = document.createElement("select");
@@ -213,7 +217,7 @@ function update(item, node) {
       attr(item.el, "aria-pressed", node.c.includes("hk-selected") ? "true" : "false");
     }
   }
-  if (node.t === "choices") drawChoices(item, old, node);
+  if (node.t === "choices" || node.t === "picks") drawChoices(item, old, node);
   if (input) {
     if (old.label !== node.label) item.el.firstChild.textContent = node.label || "";
     if (!node.label) attr(input, "aria-label", node.tip || "");

@@ -49,7 +49,10 @@ def kind_of(name: str, what: str, error: type[Exception] = InvalidMoveError) -> 
 class HatsOptions:
     """Rule options. ``removed``: the two types left out of a two-player game (H1)."""
 
-    removed: tuple[str, ...] | list[str] = field(default=("✿", "⎈"), metadata={"players": (2,)})
+    removed: tuple[str, ...] | list[str] = field(
+        default=("✿", "⎈"),
+        metadata={"players": (2,), "choices": tuple((f"{kind} {KIND_NAMES[kind]}", kind) for kind in KINDS)},
+    )
 
     def __post_init__(self) -> None:
         kinds = tuple(kind_of(name, "option 'removed'", RecordError) for name in self.removed)
