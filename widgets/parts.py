@@ -24,8 +24,9 @@ CUSTOM_PARTS = (RacePad, Clipboard, Progress)  # the parts with scripts of their
 class View(ui.Surface):
     """A hatskit view on the page: one widget model, whatever it shows (widgets/ui.py)."""
 
-    _esm = ui.module_text(CUSTOM_PARTS)
-    _css = view_css(CUSTOM_PARTS)
+    _esm = ui.LOADER
+    script = ui.module_text(CUSTOM_PARTS)
+    style = view_css(CUSTOM_PARTS)
 
 
 def set_marks(part: ui.Part, marks: Sequence[str], managed: Sequence[str]) -> None:

@@ -36,13 +36,13 @@ import asyncio
 import contextlib
 import hashlib
 import itertools
-import json
 import pathlib
 import weakref
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any, ClassVar
 
 import anywidget
+import ipywidgets
 import traitlets
 
 _ids = itertools.count(1)
@@ -396,10 +396,8 @@ class Picks(Options):
     def props(self) -> dict[str, Any]:
         values = [value for _, value in self.pairs]
         chosen = [values.index(value) for value in self.value]
-        return {"label": self.description, "off": self.disabled, "labels": [label for label, _ in self.pairs]} | {
-            "value": chosen,
-            "notes": [],
-        }
+        labels = [label for label, _ in self.pairs]
+        return {"label": self.description, "off": self.disabled, "labels": labels, "value": chosen, "notes": []}
 
     def read(self, sent: Any) -> tuple[Any, ...]:
         pressed = self.pairs[self.index_sent(sent)][1]
@@ -437,20 +435,56 @@ class Custom(Part):
             handler(self, content.get("msg"), [])
 
 
+class Module(anywidget.AnyWidget):
+    """The code and style every view on a page draws with, sent to the page once per kernel, not once per view.
+
+    anywidget sends a widget's ``_esm`` and ``_css`` with every model's state, and imports the ``_esm`` for each
+    model anew. A Hats page has seven views: they carried 77 KB of the same module and style sheet each, and
+    compiled and ran the module seven times, each copy with its own state (race.js's pad that takes the keys).
+    Now every view's ``_esm`` is the short LOADER, which finds this model through anywidget's
+    ``model.widget_manager.get_model`` (its id is the view's ``module`` trait), and imports ``text`` and adds
+    ``css`` once per page, keyed by a hash of both (benchmarks/README.md has what it saves). This model has no
+    view of its own.
+    """
+
+    _esm = "export default {};"
+    key = traitlets.Unicode().tag(sync=True)
+    text = traitlets.Unicode().tag(sync=True)
+    css = traitlets.Unicode().tag(sync=True)
+
+
+_modules: dict[tuple[str, str], Module] = {}  # the kernel's carriers, by their code and style
+
+
+def shared_module(text: str, css: str) -> Module:
+    """The kernel's one :class:`Module` with ``text`` and ``css``, made again if it was closed."""
+    module = _modules.get((text, css))
+    if module is None or module.comm is None:
+        key = "hatskit.view." + hashlib.sha1((text + css).encode()).hexdigest()[:12]  # a changed module is new
+        module = _modules[text, css] = Module(key=key, text=text, css=css)
+    return module
+
+
 class Surface(anywidget.AnyWidget):
     """The one widget model of a view: the parts in :attr:`children`, drawn by view.js; see the module docstring.
 
     The page gets the parts as ``tree``, every part's node by its id, and then, once a view on the page has
     said hello, only the nodes that changed, as a numbered patch (one message). A view that misses a patch
-    (or a view that opens later) says hello again and gets ``tree`` anew.
+    (or a view that opens later) says hello again and gets ``tree`` anew. The code that draws it comes with
+    the kernel's one :class:`Module` (``module``): a subclass names its ``script`` (view.js with the custom
+    parts' scripts, :func:`module_text`) and its ``style``.
     """
 
-    _esm = ""  # made once from view.js and the custom parts' scripts (module_text)
-    _css = ""
+    _esm = ""  # LOADER, for a subclass that names its script
+    script: ClassVar[str] = ""
+    style: ClassVar[str] = ""
+    module = traitlets.Instance(Module, allow_none=True).tag(sync=True, **ipywidgets.widget_serialization)
     tree = traitlets.Dict().tag(sync=True)  # {"v": version, "root": id, "nodes": {id: node}}
 
     def __init__(self, children: Sequence[Part] = (), **kwargs: Any) -> None:
         super().__init__(**kwargs)
+        if self.script:
+            self.module = shared_module(self.script, self.style)
         self.root = VBox(children)
         self._ids: dict[int, Part] = {}  # the parts the page has, by id
         self._sent: dict[int, dict[str, Any]] = {}  # their nodes as the page has them
@@ -533,24 +567,28 @@ def _script(part: type[Custom]) -> str:
 
 
 def module_text(parts: Sequence[type[Custom]]) -> str:
-    """view.js with the scripts of ``parts``, each registered under its file name, as a module the page loads once.
-
-    anywidget imports each view's ``_esm`` anew (from a text it is given, not from a URL), so each of a page's
-    five to seven views would compile and run its own copy of view.js, and keep its own copy of the module's
-    state (race.js's pad that takes the keys). What each view gets is a loader (LOADER) that imports the text
-    once per page and hands every view to that one module (benchmarks/README.md has what it saves).
-    """
+    """view.js with the scripts of ``parts``, each registered under its file name: the text of a :class:`Module`."""
     scripts = [f"PARTS[{part.script!r}] = (() => {{\n{_script(part)}\nreturn render;\n}})();" for part in parts]
-    text = (HERE / "view.js").read_text(encoding="utf-8") + "\n" + "\n".join(scripts)
-    key = "hatskit.view." + hashlib.sha1(text.encode()).hexdigest()[:12]  # a changed module is loaded anew
-    return LOADER.replace("KEY", json.dumps(key)).replace("TEXT", json.dumps(text))
+    return (HERE / "view.js").read_text(encoding="utf-8") + "\n" + "\n".join(scripts)
 
 
-# The module every view's ``_esm`` is: it imports the whole module text once per page (the first view to draw
-# starts it; the others wait for the same import) and lets that module draw the view.
-LOADER = """const module = (globalThis[KEY] ??= (() => {
-  const url = URL.createObjectURL(new Blob([TEXT], { type: "text/javascript" }));
+# Every view's ``_esm``: it finds the view's Module (anywidget's model.widget_manager.get_model, by the id in
+# the view's ``module`` trait), adds its style sheet and imports its text once per page (the first view to
+# draw starts it; the others wait for the same import), and lets that one module draw the view.
+LOADER = """function load(module) {
+  const style = document.createElement("style");
+  style.dataset.hatskit = module.get("key");
+  style.textContent = module.get("css");
+  document.head.append(style);
+  const url = URL.createObjectURL(new Blob([module.get("text")], { type: "text/javascript" }));
   return import(url).finally(() => URL.revokeObjectURL(url));
-})());
-export default { async render(context) { return (await module).default.render(context); } };
+}
+export default {
+  async render(context) {
+    const id = context.model.get("module").slice("IPY_MODEL_".length); // a widget reference, as ipywidgets writes it
+    const module = await context.model.widget_manager.get_model(id);
+    const loaded = (globalThis[module.get("key")] ??= load(module));
+    return (await loaded).default.render(context);
+  },
+};
 """
