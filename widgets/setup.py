@@ -78,7 +78,7 @@ class SetupRow(ui.Fold):
         self.seed_box.observe(self._seed_typed, names="value")
         self.deal_box.observe(self._deal_chosen, names="value")
         self.players_box.observe(self._players_changed, names="value")
-        rows = [[self.deal_box, self.seed_box], [self.players_box], self.seat_boxes, list(self.option_boxes.values())]
+        rows = [[self.deal_box], [self.seed_box], [self.players_box], self.seat_boxes, list(self.option_boxes.values())]
         super().__init__([*map(ui.HBox, rows), self.new_game_button], summary="New game…", tooltip=SETUP_TIP)
         self.add_class("hk-setup")
 
