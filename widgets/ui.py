@@ -5,13 +5,14 @@
 
 A game's table (or an exercise) is a tree of small parts in the kernel: boxes,
 folds, buttons, lines of HTML, text, number and choice boxes, rows of choice
-pills (one chosen, or some), a slider, and the few parts with front-end code of their own (the Hats
-Off! race pad, the clipboard).
+pills (one chosen, or some), a slider, and the few parts with front-end code
+of their own (the Hats Off! race pad, the clipboard).
 They are plain traitlets objects, not widget models. The page gets the whole
 tree once, as one synced value of one anywidget, :class:`Surface`, and then
 only the parts that changed, as one numbered patch a change; the reader's
 clicks and typing come back as messages naming a part. So a table is one
-widget model (two with its layout) however many cards it shows, and a move is
+widget model (two with its layout, beside the kernel's one :class:`Module`
+that every view shares) however many cards it shows, and a move is
 one message from the page and one back. The tree holds what the parts hold
 and nothing more: a view puts in a part only what the reader's seat may see.
 
