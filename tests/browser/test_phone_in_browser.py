@@ -119,3 +119,31 @@ def test_a_row_of_choice_pills_is_one_tab_stop_whose_arrow_keys_move_the_choice(
     page.keyboard.press("ArrowLeft")
     expect(three).to_have_attribute("aria-checked", "true")
     expect(table.get_by_role("radiogroup", name="Dev")).to_be_hidden()
+
+
+def test_the_two_types_left_out_are_pressed_as_pills_and_start_a_game_without_them(page: Page, voila: str) -> None:
+    """Issue 29: Hats' two-player option is pills that stay pressed (check boxes), not a text box; a third press
+    lets go of the first pressed, each pill is its own Tab stop, a finger wide, and Start deals without them."""
+    from playwright.sync_api import expect
+
+    page.set_viewport_size(PHONE)
+    open_page(page, f"{voila}/voila/render/hats.ipynb")
+    start = open_setup(page)
+    table = page.locator(".hk-table.hk-main")
+    table.get_by_role("radiogroup", name="players").get_by_role("radio", name="2").click()
+    removed = table.get_by_role("group", name="removed")
+    heart, flower, helm = (removed.get_by_role("checkbox", name=name) for name in ("♥ heart", "✿ flower", "⎈ helm"))
+    expect(flower).to_have_attribute("aria-checked", "true")
+    expect(removed.locator("[tabindex='0']")).to_have_count(7)
+    for pill in removed.get_by_role("checkbox").all():
+        box = pill.bounding_box()
+        assert box is not None and min(box["width"], box["height"]) >= 44
+    heart.focus()
+    page.keyboard.press("Space")
+    expect(heart).to_have_attribute("aria-checked", "true")
+    expect(flower).to_have_attribute("aria-checked", "false")  # pressed first, let go
+    expect(helm).to_have_attribute("aria-checked", "true")
+    start.click()
+    expect(table.locator(".hk-middle .hk-cardbtn:visible")).to_have_count(5)  # two players: five positions (H1)
+    for cards in (table.locator(".hk-middle"), table.locator(".hk-handrow")):
+        expect(cards).not_to_contain_text("♥", use_inner_text=True)
