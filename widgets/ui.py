@@ -436,7 +436,7 @@ class Custom(Part):
             handler(self, content.get("msg"), [])
 
 
-class Module(anywidget.AnyWidget):
+class Module(ipywidgets.Widget):
     """The code and style every view on a page draws with, sent to the page once per kernel, not once per view.
 
     anywidget sends a widget's ``_esm`` and ``_css`` with every model's state, and imports the ``_esm`` for each
@@ -444,11 +444,10 @@ class Module(anywidget.AnyWidget):
     compiled and ran the module seven times, each copy with its own state (race.js's pad that takes the keys).
     Now every view's ``_esm`` is the short LOADER, which finds this model through anywidget's
     ``model.widget_manager.get_model`` (its id is the view's ``module`` trait), and imports ``text`` and adds
-    ``css`` once per page, keyed by a hash of both (benchmarks/README.md has what it saves). This model has no
-    view of its own.
+    ``css`` once per page, keyed by a hash of both (benchmarks/README.md has what it saves). It is ipywidgets'
+    plain ``WidgetModel``, as a link between two widgets is: a model with no view and no layout.
     """
 
-    _esm = "export default {};"
     key = traitlets.Unicode().tag(sync=True)
     text = traitlets.Unicode().tag(sync=True)
     css = traitlets.Unicode().tag(sync=True)
