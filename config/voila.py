@@ -61,11 +61,14 @@ SAVED_TAG = "show-saved-output"  # a code cell shown from its saved outputs on a
 # JupyterLab's look, as on Voilà's pages, without the scripts a text page never needs: require.js (for
 # old-style widgets), and MathJax and Mermaid from a CDN (so the index loads nothing from the internet);
 # an empty icon, as on Voilà's pages, so the browser asks for no /favicon.ico (a 404 in the console);
-# links underlined, as on the game pages (share/jupyter/voila/templates/hatskit); and the lessons lists' stars filled in
+# links underlined and, on a phone, the text's tables packed closer and its code wrapped, as on the game pages
+# (share/jupyter/voila/templates/hatskit: no text scrolls sideways); and the lessons lists' stars filled in
 # from what this browser kept (widgets/progress.js), by a script of its own at the end of the page.
 TEXT_PAGE_TEMPLATE = """{%- extends 'lab/index.html.j2' -%}
 {%- block html_head_css -%}<link rel="icon" href="data:;base64,=">
-<style>.jp-RenderedHTMLCommon a:link, .jp-RenderedHTMLCommon a:visited { text-decoration: underline; }</style>
+<style>.jp-RenderedHTMLCommon a:link, .jp-RenderedHTMLCommon a:visited { text-decoration: underline; }
+@media (max-width: 480px) { .jp-RenderedMarkdown :is(td, th) { padding: 2px 3px; }
+  .jp-RenderedMarkdown pre { white-space: pre-wrap; overflow-wrap: anywhere; } }</style>
 {%- endblock html_head_css -%}
 {%- block html_head_js_requirejs -%}{%- endblock html_head_js_requirejs -%}
 {%- block html_head_js_mathjax -%}{%- endblock html_head_js_mathjax -%}

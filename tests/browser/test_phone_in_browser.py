@@ -60,6 +60,7 @@ def test_every_control_takes_a_finger_and_nothing_scrolls_sideways(
     html = page.locator("html")
     expect_evaluated(html, PHONE_PROBLEMS, [])
     expect_evaluated(html, SMALL_CONTROLS, [])
+    assert serious_violations(page) == []  # at a phone's width: no text that scrolls sideways, out of the keys' reach
     open_setup(page)
     expect_evaluated(html, PHONE_PROBLEMS, [])
     expect_evaluated(html, SMALL_CONTROLS, [])
@@ -121,13 +122,16 @@ def test_a_row_of_choice_pills_is_one_tab_stop_whose_arrow_keys_move_the_choice(
     expect(table.get_by_role("radiogroup", name="Dev")).to_be_hidden()
 
 
-def test_the_two_types_left_out_are_pressed_as_pills_and_start_a_game_without_them(page: Page, voila: str) -> None:
+@pytest.mark.parametrize("theme", ["light", "dark"])
+def test_the_two_types_left_out_are_pressed_as_pills_and_start_a_game_without_them(
+    page: Page, voila: str, theme: str
+) -> None:
     """Issue 29: Hats' two-player option is pills that stay pressed (check boxes), not a text box; a third press
     lets go of the first pressed, each pill is its own Tab stop, a finger wide, and Start deals without them."""
     from playwright.sync_api import expect
 
     page.set_viewport_size(PHONE)
-    open_page(page, f"{voila}/voila/render/hats.ipynb")
+    open_page(page, f"{voila}/voila/render/hats.ipynb?theme={theme}")
     start = open_setup(page)
     table = page.locator(".hk-table.hk-main")
     table.get_by_role("radiogroup", name="players").get_by_role("radio", name="2").click()
@@ -143,7 +147,16 @@ def test_the_two_types_left_out_are_pressed_as_pills_and_start_a_game_without_th
     expect(heart).to_have_attribute("aria-checked", "true")
     expect(flower).to_have_attribute("aria-checked", "false")  # pressed first, let go
     expect(helm).to_have_attribute("aria-checked", "true")
+    assert serious_violations(page) == []  # a group of check boxes, named, in the dark theme too (axe-core)
     start.click()
     expect(table.locator(".hk-middle .hk-cardbtn:visible")).to_have_count(5)  # two players: five positions (H1)
     for cards in (table.locator(".hk-middle"), table.locator(".hk-handrow")):
         expect(cards).not_to_contain_text("♥", use_inner_text=True)
+
+
+def test_the_index_on_a_phone_has_no_text_that_scrolls_sideways(page: Page, voila: str) -> None:
+    """The games table packs its cells and links each game by its name, so it fits a phone's width: a region that
+    scrolls sideways must be reachable by the keyboard too (axe-core's scrollable-region-focusable)."""
+    page.set_viewport_size(PHONE)
+    open_page(page, f"{voila}/voila/render/index.ipynb")
+    assert serious_violations(page) == []
