@@ -230,7 +230,7 @@ class MadderTable(TableFrame):
         """A hat on the table pressed: the waiting ability's choice of it, picked up first when it starts several
         choices (pressed again, put down); with a hat of the hand picked up, an inventory's hat stands for its
         inventory (a drop there plays into it); else a sentence saying why not, changing nothing."""
-        second = self._seconds.get(item) or self._seconds.get(item.place)  # type: ignore[call-overload]
+        second = self._completed_by(item)
         chosen = self._picks.get(item, [])
         if second is not None:
             self.try_move(str(second))  # the other hat of a swap or a discard, or a hat of the inventory moved into
@@ -366,7 +366,16 @@ class MadderTable(TableFrame):
         self._ability_waits = DECLINE in moves
         if self.first_hat not in self._picks:
             self.first_hat = None
-        self._seconds = second_steps(self._picks.get(self.first_hat, []) if self.first_hat else [], self.first_hat)
+        self._seconds = second_steps(self._first_choices(), self.first_hat)
+
+    def _first_choices(self) -> list[Choice]:
+        """The choices the picked-up hat starts (none while no hat is picked up)."""
+        return self._picks.get(self.first_hat, []) if self.first_hat is not None else []
+
+    def _completed_by(self, item: HatAt) -> Choice | None:
+        """The picked-up hat's choice a press on ``item`` completes: ``item`` itself is its second hat, or it lies
+        in the inventory the picked-up hat moves into."""
+        return self._seconds.get(item) or self._seconds.get(item.place)  # type: ignore[call-overload]
 
     def _show_choices(self, view: MadderView, cards: CardSet, moves: list[Any], hint: Any) -> None:
         """The waiting ability's prompt; once a hat that starts several choices is picked up, what becomes of it
@@ -383,7 +392,7 @@ class MadderTable(TableFrame):
             else f"Now click {second_words(self._picks[self.first_hat], _the(self.first_hat, seat))}, or decline it."
         )
         self.ability_prompt.value = _ability_html(view, card, cards, where) if card is not None else ""
-        chosen = self._picks.get(self.first_hat, []) if self.first_hat is not None else []
+        chosen = self._first_choices()
         worded = [move for move in chosen if move not in self._seconds.values()]  # no second click names these
         offered = [(move, describe(move, seat), move == hint) for move in worded]
         offered += [(None, "← choose another hat", False)] if chosen else []
@@ -400,10 +409,10 @@ class MadderTable(TableFrame):
         if item == self.first_hat:
             return ["hk-selected"], f"put down {_the(item, self.viewer)} (picked up)"
         if self.first_hat is not None:
-            second = self._seconds.get(item)
-            into = self._seconds.get(item.place)  # type: ignore[call-overload]  # a hat of the inventory moved into
+            second = self._seconds.get(item)  # lit: the hat itself completes a choice, not only its inventory
             marks = (["hk-legal"] if second else []) + (["hk-hint"] if second is not None and second == hint else [])
-            return marks, describe(second or into, self.viewer) if second or into else resting
+            completed = self._completed_by(item)
+            return marks, describe(completed, self.viewer) if completed else resting
         chosen = self._picks.get(item, [])
         marks = ["hk-legal"] if chosen else []
         marks += ["hk-hint"] if isinstance(hint, Choice) and first_hat(hint) == item else []

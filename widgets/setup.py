@@ -98,7 +98,7 @@ class SetupRow(ui.Fold):
             self.kept_options = {name: value for name, value in given.items() if name not in self.option_boxes}
             for name, box in self.option_boxes.items():
                 if name in given:
-                    box.value = tuple(given[name]) if isinstance(box, ui.Picks) else given[name]
+                    box.value = given[name]
         finally:
             self._showing = False
 

@@ -184,8 +184,8 @@ def narrow(css: str) -> str:
     return f"@container hk-table (max-width: {NARROW_PX}px) {{\n{css}}}\n"
 
 
-# On a phone every control is at least 44 px on its short side (a finger, WCAG 2.5.5), a tick box's whole line
-# takes the tap, and the set-up panel lists one choice a line, its name beside a box as wide as the screen.
+# On a phone every control is at least 44 px on its short side (a finger, WCAG 2.5.5), and the set-up panel lists
+# one choice a line, its name beside its pills or a box as wide as the screen.
 PHONE_CSS = narrow("""
 .hk-table :is(button, select, summary, input) { min-width: 44px; min-height: 44px; }
 .hk-table :is(.hk-btn, .hk-summary) { height: auto; line-height: 1.25; }

@@ -314,6 +314,14 @@ class Options(Field):
     def pairs(self) -> list[tuple[str, Any]]:
         return [(str(o[0]), o[1]) if isinstance(o, tuple | list) else (str(o), o) for o in self.options]
 
+    @property
+    def values(self) -> list[Any]:
+        return [value for _, value in self.pairs]
+
+    def props(self) -> dict[str, Any]:
+        """The fields every choice sends; a subclass adds its ``value`` as the page reads it."""
+        return {"label": self.description, "off": self.disabled, "labels": [label for label, _ in self.pairs]}
+
     def index_sent(self, sent: Any) -> int:
         """The option the page names by its index (a ValueError for anything else)."""
         if not isinstance(sent, int) or isinstance(sent, bool) or not 0 <= sent < len(self.options):
@@ -332,26 +340,20 @@ class Dropdown(Options):
 
     @traitlets.observe("options")
     def _options_changed(self, change: dict[str, Any]) -> None:
-        values = [value for _, value in self.pairs]
+        values = self.values
         if self.value not in values:
             self.value = values[0] if values else None
 
     @traitlets.validate("value")
     def _among_options(self, proposal: dict[str, Any]) -> Any:
-        values = [value for _, value in self.pairs]
+        values = self.values
         if proposal["value"] not in values and (values or proposal["value"] is not None):
             raise traitlets.TraitError(f"{proposal['value']!r} is not one of the choices {values}")
         return proposal["value"]
 
     def props(self) -> dict[str, Any]:
-        values = [value for _, value in self.pairs]
-        index = values.index(self.value) if self.value in values else -1
-        return {
-            "label": self.description,
-            "off": self.disabled,
-            "labels": [label for label, _ in self.pairs],
-            "value": index,
-        }
+        values = self.values
+        return super().props() | {"value": values.index(self.value) if self.value in values else -1}
 
     def read(self, sent: Any) -> Any:
         return self.pairs[self.index_sent(sent)][1]
@@ -388,17 +390,15 @@ class Picks(Options):
 
     @traitlets.validate("value")
     def _among_options(self, proposal: dict[str, Any]) -> tuple[Any, ...]:
-        values = [value for _, value in self.pairs]
+        values = self.values
         unknown = [value for value in proposal["value"] if value not in values]
         if unknown:
             raise traitlets.TraitError(f"{unknown!r} are not among the choices {values}")
         return tuple(proposal["value"])
 
     def props(self) -> dict[str, Any]:
-        values = [value for _, value in self.pairs]
-        chosen = [values.index(value) for value in self.value]
-        labels = [label for label, _ in self.pairs]
-        return {"label": self.description, "off": self.disabled, "labels": labels, "value": chosen, "notes": []}
+        values = self.values
+        return super().props() | {"value": [values.index(value) for value in self.value], "notes": []}
 
     def read(self, sent: Any) -> tuple[Any, ...]:
         pressed = self.pairs[self.index_sent(sent)][1]

@@ -28,6 +28,7 @@ const BASE = {
   slider: "hk-field hk-slider",
   custom: "hk-custom",
 };
+const PILLS = new Set(["choices", "picks"]); // the kinds drawn as rows of pills (one chosen, or some)
 const SAME = (a, b) => JSON.stringify(a) === JSON.stringify(b);
 
 // Every write is made only when it changes something: a write queues a mutation and a style check even when
@@ -148,7 +149,7 @@ function make(node, send) {
     });
   } else if (node.t === "fold") {
     fold(item, id, send);
-  } else if (node.t === "choices" || node.t === "picks") {
+  } else if (PILLS.has(node.t)) {
     choices(item, id, send);
   } else if (node.t === "select") {
     item.input = document.createElement("select");
@@ -217,7 +218,7 @@ function update(item, node) {
       attr(item.el, "aria-pressed", node.c.includes("hk-selected") ? "true" : "false");
     }
   }
-  if (node.t === "choices" || node.t === "picks") drawChoices(item, old, node);
+  if (PILLS.has(node.t)) drawChoices(item, old, node);
   if (input) {
     if (old.label !== node.label) item.el.firstChild.textContent = node.label || "";
     if (!node.label) attr(input, "aria-label", node.tip || "");

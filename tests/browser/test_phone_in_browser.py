@@ -39,6 +39,13 @@ SMALL_CONTROLS = """(root) => {
 }"""
 
 
+def assert_finger_wide(pills: Locator) -> None:
+    """Every one of ``pills`` is at least 44 px on its short side, a finger on a phone (WCAG 2.5.5)."""
+    for pill in pills.all():
+        box = pill.bounding_box()
+        assert box is not None and min(box["width"], box["height"]) >= 44
+
+
 def open_setup(page: Page) -> Locator:
     """Open the play table's *New game…* panel with a click; return its *Start* button, once it shows."""
     from playwright.sync_api import expect
@@ -108,9 +115,7 @@ def test_a_row_of_choice_pills_is_one_tab_stop_whose_arrow_keys_move_the_choice(
     three, four = players.get_by_role("radio", name="3"), players.get_by_role("radio", name="4")
     expect(three).to_have_attribute("aria-checked", "true")
     expect(players.locator("[tabindex='0']")).to_have_count(1)  # one Tab stop: the chosen pill
-    for pill in players.get_by_role("radio").all():
-        box = pill.bounding_box()
-        assert box is not None and min(box["width"], box["height"]) >= 44
+    assert_finger_wide(players.get_by_role("radio"))
     three.focus()
     page.keyboard.press("ArrowRight")
     expect(four).to_have_attribute("aria-checked", "true")
@@ -139,9 +144,7 @@ def test_the_two_types_left_out_are_pressed_as_pills_and_start_a_game_without_th
     heart, flower, helm = (removed.get_by_role("checkbox", name=name) for name in ("♥ heart", "✿ flower", "⎈ helm"))
     expect(flower).to_have_attribute("aria-checked", "true")
     expect(removed.locator("[tabindex='0']")).to_have_count(7)
-    for pill in removed.get_by_role("checkbox").all():
-        box = pill.bounding_box()
-        assert box is not None and min(box["width"], box["height"]) >= 44
+    assert_finger_wide(removed.get_by_role("checkbox"))
     heart.focus()
     page.keyboard.press("Space")
     expect(heart).to_have_attribute("aria-checked", "true")
