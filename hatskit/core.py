@@ -71,7 +71,7 @@ class Event:
 class ScoreLine(NamedTuple):
     """One explained row of a score sheet; ``round`` is its round in a game played in rounds.
 
-    ``shows`` names the cards the line counts as the table draws them ("♥5"), or the board's squares ("e4"),
+    ``shows`` names the cards the line counts by their notation ("♥5", "Fedora*"), or the board's squares ("e4"),
     so a view can point at them while the reader reads the line (view.js); a line about nothing the table
     shows names none.
     """

@@ -103,10 +103,15 @@ def style_tag() -> str:
 
 
 def card_html(kind: str, value: int, kind_name: str, extra_class: str = "", label: str | None = None) -> str:
-    """A face-up card: symbol over value, coloured by type, labelled for screen readers (by default "♥5")."""
+    """A face-up card: symbol over value, coloured by type, labelled for screen readers (by default "♥5").
+
+    Its notation ("♥5") is its ``data-hk-card``: the name a live table follows it by as it moves, and a score
+    line points at it by (view.js).
+    """
     label = escape(label or f"{kind}{value}")
     return (
-        f'<span class="hk-card hk-k-{kind_name} {extra_class}" title="{label}" aria-label="{label}">'
+        f'<span class="hk-card hk-k-{kind_name} {extra_class}" data-hk-card="{escape(kind)}{value}" title="{label}"'
+        f' aria-label="{label}">'
         f'<span class="hk-kind">{escape(kind)}</span><span>{value}</span></span>'
     )
 

@@ -38,7 +38,8 @@ from hatskit.core import Event, Game
 from hatskit.drawing import seats_order
 from hatskit.games.hats_off import KIND_NAMES, MAX_RACES, Call, Flip, HatsOffMove, HatsOffView, Pass, Play, Wear
 from hatskit.games.hats_off.bots import LEVELS, RacerBot
-from hatskit.games.hats_off.render import seat_html, view_html
+from hatskit.games.hats_off.render import seat_row_html, view_html
+from hatskit.games.hats_off.scoring import cards
 from widgets import ui
 from widgets.frame import BOT, READER, TableFrame
 from widgets.parts import html_line, named_button, row, show
@@ -264,8 +265,8 @@ class HatsOffTable(TableFrame):
         kinds = [self.seat_kind(seat) for seat in range(view["players"])]
         if self.mode == "race":
             others = seats_order(view["players"], view["seat"])
-            self.seat_rows.value = seats_html(view, kinds, others)
-            self.own_seat.value = seats_html(view, kinds, [view["seat"]], on_pad=True)
+            self.seat_rows.value = seat_row_html(view, kinds, others)
+            self.own_seat.value = seat_row_html(view, kinds, [view["seat"]], on_pad=True)
             self._show_pad(view)
         else:
             self._show_steps(view, kinds)
@@ -477,22 +478,9 @@ def _call_prompt(view: HatsOffView) -> str:
     return ""
 
 
-def seats_html(view: HatsOffView, kinds: Sequence[str], seats: Sequence[int], on_pad: bool = False) -> str:
-    """Some seats in public, side by side: each seat's head card and hand as backs (or, ``on_pad``, left to the
-    race pad, where the reader's own are), the cards it won, who flips next (O2). The deck's count and the round
-    come after the reader's seat."""
-    panels = "".join(seat_html(view, seat, kinds[seat], on_pad=on_pad) for seat in seats)
-    deck = f'<div class="hk-ho-note">deck: {cards(view["deck_size"])} · round {view["round"]}</div>'
-    return f'<div class="hk-seats">{panels}</div>' + (deck if view["seat"] in seats else "")
-
-
 def _and(names: Sequence[str]) -> str:
     """ "Ana", "Ana and Ben", "Ana, Ben and Cleo"."""
     return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
-
-
-def cards(count: int) -> str:
-    return f"{count} card" if count == 1 else f"{count} cards"
 
 
 __all__ = ["HatsOffTable", "answer_move", "describe", "pad_action"]

@@ -8,8 +8,8 @@
 // is settled on these times. With no answer after `timeout` seconds the pad passes.
 // A card can also be carried (mouse or finger) from the hand or the head and let go on the pile: the
 // drop is the answer, timed when the card is let go, as a click is timed when it is made. Let go anywhere
-// else, the card goes back to its place and nothing is played. (DRAG_PX, glide and stillWanted are the
-// table's own, from view.js, which this script is added to.)
+// else, the card goes back to its place and nothing is played. The carrying and gliding are the table's own
+// (`motion`, view.js's PART_MOTION), so the pad's cards move as the table's do.
 
 const KEYS = { h: "head", H: "head", " ": "off", p: "pass", P: "pass", f: "flip", F: "flip" };
 let lastPad = null; // the pad the reader used last: it takes the keys when nothing else has focus
@@ -28,7 +28,8 @@ function setEnabled(b, on) {
   b.classList.toggle("hk-race-off", !on);
 }
 
-function render({ model, el }) {
+function render({ model, el, motion }) {
+  const { dragPx, glide, stillWanted } = motion;
   const pad = document.createElement("div");
   pad.className = "hk hk-race";
   pad.tabIndex = 0;
@@ -240,7 +241,7 @@ function render({ model, el }) {
   // The card follows the pointer once it has moved a few pixels (less is a click), and the pile is marked as
   // the place it can go.
   function carry(event) {
-    if (!carried.ghost && Math.hypot(event.clientX - carried.x, event.clientY - carried.y) < DRAG_PX) return;
+    if (!carried.ghost && Math.hypot(event.clientX - carried.x, event.clientY - carried.y) < dragPx) return;
     if (!carried.ghost) carried.ghost = liftedCopy(carried.button);
     const { ghost } = carried;
     const [left, top, width, height] = ghost.dataset.origin.split(" ").map(Number);

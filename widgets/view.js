@@ -8,7 +8,9 @@
 // Sombrero board is one tab stop with the arrow keys inside, and so is a row of choice pills; a fold's summary
 // says whether it is open (aria-expanded); the page's first table gets a skip link.
 // Parts with front-end code of their own (the race pad, the clipboard) are added to PARTS below this file
-// (widgets/ui.py, module_text): each is an anywidget-style render({ model, el }) on the part's own traits.
+// (widgets/ui.py, module_text): each is an anywidget-style render({ model, el, motion }) on the part's own
+// traits, `motion` being the table's own ways to carry and glide a card (PART_MOTION), so a part moves as the
+// table does without reaching into this file by name.
 
 const PARTS = {};
 const CARDLIKE = ["hk-cardbtn", "hk-sq"];
@@ -234,7 +236,6 @@ function update(item, node) {
       else input.value = String(node.value);
     }
     prop(input, "disabled", Boolean(node.off));
-    if (node.t === "slider") attr(input, "aria-label", "move number in the game's history");
   }
   item.node = node;
   if (node.t === "custom") {
@@ -326,9 +327,9 @@ function skipLink() {
 
 // -- moves you can watch: a card that is somewhere else after a change slides there from where it was, and a
 // board's piece steps from its old square to its new one ---------------------------------------------------
-// A card is known by what it shows (".hk-card" text such as "♥5"), a back by its seat and its label ("hidden
-// card", "black hat"). Where one text is shown more than once (two Madder Berets), the page cannot tell which
-// twin went where, so they are paired nearest first, the fewest and shortest moves: a twin that stayed put pairs
+// A card is known by its notation (".hk-card" data-hk-card such as "♥5"), a back by its seat and its label
+// ("hidden card", "black hat"). Where one card is shown more than once (two Madder Berets), the page cannot tell
+// which twin went where, so they are paired nearest first, the fewest and shortest moves: a twin that stayed put pairs
 // with itself, one shifted along its row pairs with its old place, and what is left is the one that moved
 // (pairing by order on the page would slide every twin after a new one). The one exception is the card the
 // reader picked up: it was sent somewhere, so it is seen to go even where a twin takes its place. A card left
@@ -341,7 +342,7 @@ const MOTION_MS = 320;
 const TURNED = "hk-blackhat"; // a card drawn face down to everyone else (its owner still reads it)
 const stillWanted = () => window.matchMedia("(prefers-reduced-motion: reduce)").matches;
 
-// Every card that can move, by what it shows, in page order: not those of the move list, the score sheet, the
+// Every card that can move, by its notation, in page order: not those of the move list, the score sheet, the
 // message line or a part's own script.
 function cardsByKey(el) {
   const keyed = new Map();
@@ -356,9 +357,9 @@ function cardsByKey(el) {
   return keyed;
 }
 
-// A face is its text; a back shows nothing but its label, so backs are told apart by seat and label only.
+// A face is its notation; a back shows nothing but its label, so backs are told apart by seat and label only.
 function cardKey(card, seats) {
-  if (!card.classList.contains("hk-back")) return card.textContent.trim();
+  if (!card.classList.contains("hk-back")) return card.dataset.hkCard;
   return `back ${seats.indexOf(card.closest(".hk-seat"))} ${card.title}`;
 }
 
@@ -583,8 +584,8 @@ function rectsOf(el) {
 }
 
 // -- the score sheet points at what it counts: while a line naming cards or squares ("data-hk-shows",
-// hatskit/drawing.py) is hovered or focused, those cards ("♥5") and board squares ("e4", the start of the
-// square's name) on the table are marked ("hk-pointed"). A line is one seat's ("data-hk-seat"): it never points
+// hatskit/drawing.py) is hovered or focused, those cards (data-hk-card "♥5") and board squares ("e4", the start
+// of the square's name) on the table are marked ("hk-pointed"). A line is one seat's ("data-hk-seat"): it never points
 // into another seat's panel ("hk-seat-<n>"), where a card of the same name is someone else's; the cards of no
 // seat (the tea table) it points at. ------------------------------------------------------------------------
 
@@ -599,7 +600,7 @@ function otherSeats(thing, seat) {
 }
 
 const shownName = (thing) =>
-  thing.classList.contains("hk-sq") ? (thing.getAttribute("aria-label") || "").split(":")[0] : thing.textContent.trim();
+  thing.classList.contains("hk-sq") ? (thing.getAttribute("aria-label") || "").split(":")[0] : thing.dataset.hkCard;
 
 function pointedBy(line, el) {
   const names = new Set(line.dataset.hkShows.split(" "));
@@ -636,6 +637,7 @@ function pointing(el) {
 // that is chosen where it lies, never carried ("hk-tapcard": Madder's assembly line), is not picked up by a drag.
 
 const DRAG_PX = 6;
+const PART_MOTION = { dragPx: DRAG_PX, glide, stillWanted };
 
 function dragging(el, press) {
   let held = null; // { part, x, y, ghost, moved }
@@ -711,7 +713,7 @@ function render({ model, el }) {
       drawn.set(node.id, item);
       if (node.t === "custom") {
         item.node = node;
-        const cleanup = PARTS[node.part]({ model: item.model, el: item.el });
+        const cleanup = PARTS[node.part]({ model: item.model, el: item.el, motion: PART_MOTION });
         item.cleanup = typeof cleanup === "function" ? cleanup : null;
       }
     }

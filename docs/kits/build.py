@@ -201,6 +201,7 @@ class KitRenderer(mistune.HTMLRenderer):
         return super().block_code(code, info)
 
 
+STYLE_SHEET = re.compile(r"<style>(.*?)</style>", re.DOTALL)
 MARKDOWN = mistune.create_markdown(renderer=KitRenderer(escape=False), plugins=["table"])
 
 
@@ -214,11 +215,22 @@ def render_kit(kit: Kit, parts: Iterable[str] = PARTS) -> str:
         '<p class="kit-screen-only">Print this page on A4 (Ctrl+P; this note does not print). The summary is'
         " one page; the quiz, the answer key and the lesson plan each start on a new page.</p>"
     )
+    sheets, sections = _style_sheets_lifted(sections)
     return (
         f'<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'
-        f"<title>{html.escape(kit.title)}: a teacher's kit</title>\n<style>{CSS}</style>\n</head>\n"
+        f"<title>{html.escape(kit.title)}: a teacher's kit</title>\n<style>{CSS}</style>\n{sheets}</head>\n"
         f"<body>\n{screen_note}\n{sections}</body>\n</html>\n"
     )
+
+
+def _style_sheets_lifted(body: str) -> tuple[str, str]:
+    """The pictures' style sheets, each once, for the page's head; and ``body`` without them.
+
+    Every picture carries the sheets it needs, so it can stand alone in a notebook; on a printed page of
+    several pictures one copy of each is enough.
+    """
+    sheets = dict.fromkeys(STYLE_SHEET.findall(body))
+    return "".join(f"<style>{sheet}</style>\n" for sheet in sheets), STYLE_SHEET.sub("", body)
 
 
 def _section(kit: Kit, part: str) -> str:

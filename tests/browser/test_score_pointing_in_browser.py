@@ -2,9 +2,10 @@
 
 A one-cell notebook, written and served by a second Voilà, shows a hand-made view
 with the contract the tables keep: every seat panel has the class ``hk-seat-<n>``
-(here Ana's and Ben's each hold a ♥5, and a third ♥5 lies outside every seat, as
-the tea table's cards do), and the score panel is ``score_panel_html``'s, with one
-line of each seat counting ♥5.
+(here Ana's and Ben's each hold a ♥5 and a Madder Premium Fedora, and a third ♥5
+lies outside every seat, as the tea table's cards do), and the score panel is
+``score_panel_html``'s, with one line of each seat counting both. A line names
+cards by notation ("Fedora*"), whatever their faces read ("★ Fedora").
 """
 
 from __future__ import annotations
@@ -25,12 +26,15 @@ if TYPE_CHECKING:
 
 VIEW_CELL = """from hatskit.core import ScoreLine, ScoreSheet
 from hatskit.drawing import card_html, score_panel_html
+from hatskit.games.madder.components import DEFAULT_CARDS, load_cards
+from hatskit.games.madder.render import hat_html
 from widgets.parts import View, html_line
 
 heart = card_html("♥", 5, "heart")
-seats = html_line("", "".join(f'<div class="hk-seat hk-seat-{n}">{heart}</div>' for n in (0, 1)))
+fedora = hat_html("Fedora*", load_cards(str(DEFAULT_CARDS)))
+seats = html_line("", "".join(f'<div class="hk-seat hk-seat-{n}">{heart}{fedora}</div>' for n in (0, 1)))
 tea = html_line("hk-tea", heart)
-lines = tuple(ScoreLine(seat, "hat collection", 3, "♥5: heart is at position 3 (H8)", shows=("♥5",)) for seat in (0, 1))
+lines = tuple(ScoreLine(seat, "hat collection", 3, "♥5: heart is at position 3 (H8)", shows=("♥5", "Fedora*")) for seat in (0, 1))
 sheet = score_panel_html(ScoreSheet(lines, ("Ana", "Ben")), None)
 view = View([seats, tea, html_line("hk-scorepanel", sheet)])
 view.add_class("hk-table")
@@ -53,7 +57,9 @@ def test_a_seats_score_line_points_at_its_own_and_the_tables_cards_never_another
     view = open_table(*seats_view)
     view.locator(".hk-scorepanel summary").nth(seat).click()
     view.locator(f'.hk-scorepanel tr[data-hk-seat="{seat}"]').hover()
-    expect(view.locator(f".hk-seat-{seat} .hk-card")).to_have_class(POINTED)
+    for card in view.locator(f".hk-seat-{seat} .hk-card").all():  # the ♥5 and the Premium Fedora
+        expect(card).to_have_class(POINTED)
     expect(view.locator(".hk-tea .hk-card")).to_have_class(POINTED)  # no seat's: pointed at for every line
-    expect(view.locator(".hk-card.hk-pointed")).to_have_count(2)
-    expect(view.locator(f".hk-seat-{1 - seat} .hk-card")).not_to_have_class(POINTED)
+    expect(view.locator(".hk-card.hk-pointed")).to_have_count(3)
+    for card in view.locator(f".hk-seat-{1 - seat} .hk-card").all():
+        expect(card).not_to_have_class(POINTED)

@@ -23,6 +23,7 @@ from hatskit.drawing import (
 from hatskit.games.hats_off.components import KIND_NAMES
 from hatskit.games.hats_off.positions import HatsOffView
 from hatskit.games.hats_off.positions import view as view_of
+from hatskit.games.hats_off.scoring import cards
 from hatskit.games.hats_off.state import HatsOffState
 
 STYLE = """
@@ -190,6 +191,15 @@ def style_html() -> str:
 def cards_html(kinds: Sequence[str]) -> str:
     """A row of face-up cards with the style sheet: a picture on its own (the hats of the game, a hand)."""
     return f'{style_html()}<div class="hk hk-row">{"".join(hat_card_html(kind) for kind in kinds)}</div>'
+
+
+def seat_row_html(view: HatsOffView, kinds: Sequence[str], seats: Sequence[int], on_pad: bool = False) -> str:
+    """Some seats in public, side by side, for a live table's rows around its race pad: each seat's head card
+    and hand as backs (or, ``on_pad``, left to the race pad, where the reader's own are), the cards it won, who
+    flips next (O2). The deck's count and the round come after the reader's seat."""
+    panels = "".join(seat_html(view, seat, kinds[seat], on_pad=on_pad) for seat in seats)
+    deck = f'<div class="hk-ho-note">deck: {cards(view["deck_size"])} · round {view["round"]}</div>'
+    return f'<div class="hk-seats">{panels}</div>' + (deck if view["seat"] in seats else "")
 
 
 def view_html(

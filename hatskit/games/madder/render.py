@@ -127,13 +127,15 @@ def _svg(shapes: str) -> str:
 
 
 def hat_html(hat: str, cards: CardSet, extra_class: str = "") -> str:
-    """One face-up hat: its style's drawing over its name, ★ for the Premium, labelled for screen readers."""
+    """One face-up hat: its style's drawing over its name, ★ for the Premium, labelled for screen readers, and
+    known to a live table by its notation ("Fedora*", ``data-hk-card``) as every card is (drawing.card_html)."""
     style = style_of(hat)
     label = escape(f"{style} (Premium)" if is_premium(hat) else style)
     star = '<span class="hk-prem">★</span>' if is_premium(hat) else ""
     colour = f"hk-s-{cards.styles.index(style)}" if style in cards.styles else ""
     return (
-        f'<span class="hk-card hk-hat {colour} {extra_class}" title="{label}" aria-label="{label}">'
+        f'<span class="hk-card hk-hat {colour} {extra_class}" data-hk-card="{escape(hat)}" title="{label}"'
+        f' aria-label="{label}">'
         f"{star}{hat_svg(style)}<span>{escape(style)}</span></span>"
     )
 
@@ -147,7 +149,7 @@ def haberdasher_html(card: Ability) -> str:
     """A face-up Haberdasher as a card of its own (scissors, "Haberdasher", its name); its text is its tooltip."""
     label = escape(f"Haberdasher {card.name}: {card.text}")
     return (
-        f'<span class="hk-card hk-haber" title="{label}" aria-label="{label}">'
+        f'<span class="hk-card hk-haber" data-hk-card="{escape(card.name)}" title="{label}" aria-label="{label}">'
         f"{_svg(SCISSORS)}<i>Haberdasher</i><b>{escape(card.name)}</b></span>"
     )
 

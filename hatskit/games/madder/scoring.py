@@ -20,7 +20,6 @@ from hatskit.games.madder.components import (
     SEAT_NAMES,
     Ability,
     CardSet,
-    is_premium,
     style_of,
 )
 
@@ -44,18 +43,12 @@ def style_points(count: int) -> int:
     return EXCLUSIVE_POINTS if count == HATS_PER_STYLE else 0
 
 
-def drawn(hat: str) -> str:
-    """A hat as its card reads on the table ("Beret", "★Beret" for the Premium, render.hat_html): the name a
-    score line's ``shows`` gives it, so the page can point at the hats the line counts."""
-    return f"★{style_of(hat)}" if is_premium(hat) else hat
-
-
 def hats_by_style(inventory: Sequence[str]) -> dict[str, tuple[str, ...]]:
-    """The hats of an inventory by style, each as the table draws it, in the inventory's drawn order: what
-    each style's score line shows. Grouped in one pass, as the bots score thousands of inventories a turn."""
+    """The hats of an inventory by style, in the inventory's drawn order: what each style's score line shows.
+    Grouped in one pass, as the bots score thousands of inventories a turn."""
     grouped: dict[str, list[str]] = {}
     for hat in sorted(inventory):
-        grouped.setdefault(style_of(hat), []).append(drawn(hat))
+        grouped.setdefault(style_of(hat), []).append(hat)
     return {style: tuple(hats) for style, hats in grouped.items()}
 
 
