@@ -110,13 +110,13 @@ def test_each_try_starts_from_the_starting_position(exercise: MoveExercise) -> N
     assert "is legal" in try_text(exercise, "♥2@3")
 
 
-def test_a_picked_choice_fills_the_move_box(game: Game) -> None:
+def test_an_offered_move_is_tried_at_its_press_and_fills_the_move_box(game: Game) -> None:
     exercise = MoveExercise(game, choices=["♥2@3", "♦5@3"])
-    assert exercise.choices is not None
-    exercise.choices.value = "♦5@3"
-    assert exercise.text.value == "♦5@3"
-    exercise.try_button.click()
-    assert "Not allowed" in exercise.feedback.value
+    assert [button.description for button in exercise.choices] == ["♥2@3", "♦5@3"]
+    exercise.choices[1].click()
+    assert exercise.text.value == "♦5@3" and "Not allowed" in exercise.feedback.value
+    exercise.choices[0].click()
+    assert exercise.text.value == "♥2@3" and "is legal" in exercise.feedback.value
 
 
 def test_a_seat_exercise_never_shows_another_hand(game: Game) -> None:

@@ -2,7 +2,7 @@
 
     >>> exercise = MoveExercise(game, "Which move earns the most points now?", goal=most_points_now)
 
-The reader types a move (or picks one from a list) and presses *Try*. A move
+The reader presses one of the offered moves, or types a move and presses *Try*. A move
 that cannot be read or breaks the rules gets the engine's own sentence
 (``game.why_illegal``); a legal one is played on a copy, its events are
 narrated and the exercise's goal says whether it solves the puzzle and why.
@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import html
 from collections.abc import Callable, Sequence
+from functools import partial
 from typing import Any
 
 from hatskit import Game, HatskitError
@@ -25,11 +26,13 @@ from widgets.parts import View, html_line, named_button, row
 Goal = Callable[[Game, Any], tuple[bool, str]]
 """``goal(game_before, move) -> (met, explanation)``, asked only about legal moves."""
 
-PICK_PROMPT = "(pick a move)"
-
 
 class MoveExercise(View):
-    """A position, a move box with *Try* and *Reset*, and a feedback line."""
+    """A position, the offered moves as buttons, a move box with *Try* and *Reset*, and a feedback line.
+
+    An offered move is tried at the press of its button, as a move on a table is: a puzzle's few candidate
+    moves (a tempting wrong one among them) are actions to try, not a list to pick from before trying.
+    """
 
     def __init__(
         self,
@@ -53,13 +56,15 @@ class MoveExercise(View):
             description="Move:",
             css="width: 16em",
         )
-        self.choices = self._choice_box(choices)
+        self.choices = [named_button(choice, f"try {choice}", partial(self.try_choice, choice)) for choice in choices]
         self.try_button = named_button("Try", "try this move", self._try_typed, width=None, primary=True)
         self.reset_button = named_button("Reset", "back to the starting position", self.reset, width=None)
         self.feedback = html_line("")
-        controls = [box for box in (self.choices, self.text, self.try_button, self.reset_button) if box is not None]
-        super().__init__([self.prompt, self.board, row(controls), self.feedback])
+        offered = [row([html_line("hk-lead", "Try one:"), *self.choices])] if self.choices else []
+        typed = row([self.text, self.try_button, self.reset_button])
+        super().__init__([self.prompt, self.board, *offered, typed, self.feedback])
         self.add_class("hk")
+        self.add_class("hk-exercise")
         self.flush()
 
     def __repr__(self) -> str:
@@ -79,26 +84,29 @@ class MoveExercise(View):
     def _try_typed(self) -> None:
         self.try_move(self.text.value)
 
+    def try_choice(self, notation: str) -> None:
+        """An offered move, pressed: shown in the move box (to edit and try again) and tried."""
+        self.text.value = notation
+        self.try_move(notation)
+
     def try_move(self, notation: str) -> None:
         """Judge ``notation`` from the starting position and show the verdict."""
         trial = fresh_copy(self.start)
         reason = trial.why_illegal(notation)
         if reason is not None:
-            self._show(self.start, html.escape(f"✘ Not allowed: {reason}"), "#b00020")
+            self._show(self.start, html.escape(f"✘ Not allowed: {reason}"), "hk-bad")
             return
         move = trial.parse(notation)
         events = trial.play(move)
         self.trial = trial
         narration = html.escape(f"✔ {move} is legal. ") + " · ".join(event_html(event) for event in events)
-        self._show(trial, narration + self._verdict(move), "#1b5e20")
+        self._show(trial, narration + self._verdict(move), "hk-good")
 
     def reset(self) -> None:
         """Back to the starting position with an empty move box."""
         self.trial = None
         self.text.value = ""
-        if self.choices is not None:
-            self.choices.value = PICK_PROMPT
-        self._show(self.start, "", "inherit")
+        self._show(self.start, "", "")
 
     def _verdict(self, move: Any) -> str:
         """The goal's judgement of a legal move as an HTML line ("" without a goal)."""
@@ -108,30 +116,16 @@ class MoveExercise(View):
         mark = "Goal met" if met else "Not the answer yet"
         return f"<br><b>{mark}:</b> {html.escape(why)}"
 
-    def _show(self, game: Game, message_html: str, colour: str) -> None:
-        """Show ``game``'s position and an (already escaped) feedback line."""
+    def _show(self, game: Game, message_html: str, verdict: str) -> None:
+        """Show ``game``'s position and an (already escaped) feedback line, ``verdict`` its class (hk-good,
+        hk-bad: the theme's colours for it, widgets/style.py)."""
         self.board.value = self._board_html(game)
-        line = f'<div style="color:{colour}" role="status">{message_html}</div>'
+        line = f'<div class="hk-verdict {verdict}" role="status">{message_html}</div>'
         self.feedback.value = line if message_html else ""
 
     def _board_html(self, game: Game) -> str:
         """The whole position, or only what ``seat`` may see."""
         return game.spec.render(game.state, self.seat)
-
-    def _choice_box(self, choices: Sequence[str]) -> ui.Dropdown | None:
-        if not choices:
-            return None
-        box = ui.Dropdown(
-            options=[PICK_PROMPT, *choices],
-            value=PICK_PROMPT,
-            description="Pick:",
-        )
-        box.observe(self._copy_choice, names="value")
-        return box
-
-    def _copy_choice(self, change: dict[str, Any]) -> None:
-        if change["new"] != PICK_PROMPT:
-            self.text.value = change["new"]
 
 
 def played_copy(game: Game, move: Any) -> Game:

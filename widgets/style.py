@@ -25,6 +25,13 @@ from widgets import ui
 
 WIDGET_CSS = """
 .hk-table { font-family: system-ui, sans-serif; gap: 4px; container: hk-table / inline-size; }
+/* A move exercise (widgets/exercise.py) is laid out as a table on a phone, and says its verdict in the
+   theme's colours, a sign (✔, ✘) as well as the colour. */
+.hk-exercise { gap: 4px; container: hk-table / inline-size; }
+.hk-exercise .hk-verdict.hk-good { color: #1b5e20; }
+.hk-exercise .hk-verdict.hk-bad { color: #b00020; }
+body[data-jp-theme-light="false"] .hk-exercise .hk-verdict.hk-good { color: #8fdc97; }
+body[data-jp-theme-light="false"] .hk-exercise .hk-verdict.hk-bad { color: #ff9e9e; }
 .hk-hidden { display: none !important; }
 .hk-table .hk-btn.hk-legal { border: 3px dashed #1b7a2e; background: #eefbe9; color: #1a1a1a; }
 .hk-table .hk-btn.hk-selected { border: 4px double #b8860b; background: #fff1b8; color: #1a1a1a; }
@@ -187,8 +194,8 @@ def narrow(css: str) -> str:
 # On a phone every control is at least 44 px on its short side (a finger, WCAG 2.5.5), and the set-up panel lists
 # one choice a line, its name beside its pills or a box as wide as the screen.
 PHONE_CSS = narrow("""
-.hk-table :is(button, select, summary, input) { min-width: 44px; min-height: 44px; }
-.hk-table :is(.hk-btn, .hk-summary) { height: auto; line-height: 1.25; }
+:is(.hk-table, .hk-exercise) :is(button, select, summary, input) { min-width: 44px; min-height: 44px; }
+:is(.hk-table, .hk-exercise) :is(.hk-btn, .hk-summary) { height: auto; line-height: 1.25; }
 .hk-table summary { box-sizing: border-box; padding-block: 12px; }
 .hk-table .hk-summary { display: inline-flex; align-items: center; padding-block: 0; }
 .hk-fold-body > .hk-hbox { flex-direction: column; align-items: stretch; }

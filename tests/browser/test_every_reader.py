@@ -13,6 +13,7 @@ stands still for a reader whose system asks for less motion.
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Callable
 from pathlib import Path
@@ -21,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 import pytest
 
 from tests.browser.conftest import PHONE, PHONE_PROBLEMS, WIDE, open_page, serious_violations, snap
-from tests.conftest import NOTEBOOKS
+from tests.conftest import NOTEBOOK_DIR, NOTEBOOKS
 
 if TYPE_CHECKING:
     from playwright.sync_api import Locator, Page
@@ -86,7 +87,7 @@ def test_the_slider_is_named_and_its_end_key_goes_to_the_last_move(page: Page, v
     table.locator("button.hk-legal").first.click()
     handle = table.locator(".hk-slider input[type=range]")
     expect(handle).to_have_attribute("max", "1")
-    expect(handle).to_have_attribute("aria-label", re.compile("move"))
+    expect(handle).to_have_accessible_name("move 1 of 1")  # its visible label names it
     last = "1"
     number = table.locator(".hk-slider .hk-fieldname")  # "move N of M": the kernel sets it for the shown move
     handle.focus()
@@ -94,6 +95,28 @@ def test_the_slider_is_named_and_its_end_key_goes_to_the_last_move(page: Page, v
     expect(number).to_have_text(f"move 0 of {last}")
     page.keyboard.press("End")
     expect(number).to_have_text(f"move {last} of {last}")
+
+
+def test_a_puzzle_tries_an_offered_move_at_a_press_and_says_why_in_the_themes_colours(page: Page, voila: str) -> None:
+    from playwright.sync_api import expect
+
+    import hatskit
+
+    first = json.loads((NOTEBOOK_DIR / "puzzles" / "hats.json").read_text(encoding="utf-8"))[0]
+    wrong = next(choice for choice in first["choices"] if hatskit.load(first["position"]).why_illegal(choice))
+    open_page(page, f"{voila}/voila/render/hats.ipynb?theme=dark")
+    puzzle = page.locator(".hk-exercise").filter(has_text=first["question"])
+    ana = puzzle.locator(".hk-seatpanel").last
+    before = ana.text_content() or ""
+    puzzle.get_by_role("button", name=wrong, exact=True).click()
+    verdict = puzzle.locator(".hk-verdict")
+    expect(verdict).to_contain_text(f"✘ Not allowed: {hatskit.load(first['position']).why_illegal(wrong)}")
+    expect(verdict).to_have_css("color", "rgb(255, 158, 158)")  # the dark theme's red, not the light one's
+    expect(ana).to_have_text(before)  # nothing changed
+    puzzle.get_by_role("button", name=first["answer"], exact=True).click()
+    expect(verdict).to_contain_text("Goal met")
+    expect(verdict).to_have_css("color", "rgb(143, 220, 151)")
+    expect(puzzle.get_by_role("textbox")).to_have_value(first["answer"])
 
 
 def test_hats_controls_are_named_and_the_focus_ring_shows_on_every_card(page: Page, voila: str) -> None:

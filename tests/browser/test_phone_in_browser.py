@@ -1,11 +1,11 @@
 """Every game's table on a phone (issue 29): controls a finger can press, nothing to scroll sideways, set-up folded.
 
 One served app (the session's `voila` fixture). Each game page is opened at 390 x 844, light and dark: every
-visible control of its tables (buttons, cards and squares, choice and text boxes, the slider, a tick box with
-its line, a fold's summary) is at least 44 px on its short side, with the *New game…* panel folded and open,
-and nothing on the page scrolls sideways (test_every_reader.py's phone checks); at 1280 px nothing scrolls
-sideways either, and axe-core passes the open panel. The panel opens and closes from the keyboard and says so
-(``aria-expanded``), and *Start* folds it again.
+visible control of its tables and move exercises (buttons, cards and squares, choice and text boxes, the
+slider, a tick box with its line, a fold's summary) is at least 44 px on its short side, with the *New game…*
+panel folded and open, and nothing on the page scrolls sideways (test_every_reader.py's phone checks); at
+1280 px nothing scrolls sideways either, and axe-core passes the open panel. The panel opens and closes from
+the keyboard and says so (``aria-expanded``), and *Start* folds it again.
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ Evaluated = Callable[["Locator", str, Any], None]
 # big enough). A tick box is measured with its line (its label), which takes the tap as well.
 SMALL_CONTROLS = """(root) => {
   const shown = (e) => e.getClientRects().length > 0 && getComputedStyle(e).visibility !== "hidden";
-  const controls = [...root.ownerDocument.querySelectorAll(".hk-table")]
+  const controls = [...root.ownerDocument.querySelectorAll(".hk-table, .hk-exercise")]
     .flatMap((table) => [...table.querySelectorAll("button, select, input, textarea, summary, a[href]")])
     .map((e) => (e.matches("input[type=checkbox], input[type=radio]") && e.closest("label")) || e);
   return [...new Set(controls)].filter(shown).map((e) => [e, e.getBoundingClientRect()])
