@@ -112,8 +112,8 @@ def test_show_hides_by_class_and_the_style_sheet_hides_that_class() -> None:
     assert f".{HIDDEN} {{ display: none !important; }}" in WIDGET_CSS
 
 
-def test_a_dropdown_keeps_its_value_among_new_options_or_takes_the_first() -> None:
-    box = ui.Dropdown(options=[("Ana", 0), ("Ben", 1)], value=1)
+def test_a_choice_keeps_its_value_among_new_options_or_takes_the_first() -> None:
+    box = ui.Choices(options=[("Ana", 0), ("Ben", 1)], value=1)
     box.options = [("Ben", 1), ("Cleo", 2)]
     assert box.value == 1
     box.options = [("Dev", 3)]
@@ -123,7 +123,7 @@ def test_a_dropdown_keeps_its_value_among_new_options_or_takes_the_first() -> No
 
 
 def test_a_row_of_choice_pills_sends_its_labels_notes_and_chosen_index() -> None:
-    """ui.Choices is a Dropdown drawn as pills: the page gets the labels, a note per pill, the chosen index."""
+    """ui.Choices is drawn as pills: the page gets the labels, a note per pill, the chosen index."""
     pills = ui.Choices(
         options=[("any", None), ("child", "child")], notes=["as each seat says", "like a child of 8-9"], value="child"
     )

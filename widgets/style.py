@@ -140,7 +140,7 @@ body[data-jp-theme-light="false"] .hk-table .hk-stepbar { background: #2b2d33; b
 .hk-grid { display: grid; }
 .hk-html { line-height: 1.4; }
 .hk-field { display: inline-flex; align-items: center; gap: 6px; margin: 2px 4px; max-width: 100%; }
-.hk-field input, .hk-field select { font: inherit; min-height: 28px; box-sizing: border-box;
+.hk-field input { font: inherit; min-height: 28px; box-sizing: border-box;
   padding: 2px 6px; border: 1px solid var(--jp-border-color1, #9e9e9e); border-radius: 2px; min-width: 0;
   background: var(--jp-layout-color1, #fff); color: var(--jp-ui-font-color1, #222); }
 .hk-field input[type=range] { min-width: 10em; accent-color: #1f6fd1; }
@@ -194,14 +194,14 @@ def narrow(css: str) -> str:
 # On a phone every control is at least 44 px on its short side (a finger, WCAG 2.5.5), and the set-up panel lists
 # one choice a line, its name beside its pills or a box as wide as the screen.
 PHONE_CSS = narrow("""
-:is(.hk-table, .hk-exercise) :is(button, select, summary, input) { min-width: 44px; min-height: 44px; }
+:is(.hk-table, .hk-exercise) :is(button, summary, input) { min-width: 44px; min-height: 44px; }
 :is(.hk-table, .hk-exercise) :is(.hk-btn, .hk-summary) { height: auto; line-height: 1.25; }
 .hk-table summary { box-sizing: border-box; padding-block: 12px; }
 .hk-table .hk-summary { display: inline-flex; align-items: center; padding-block: 0; }
 .hk-fold-body > .hk-hbox { flex-direction: column; align-items: stretch; }
 .hk-fold-body .hk-field { margin: 0; }
 .hk-fold-body .hk-fieldname { flex: 0 0 7.5em; }
-.hk-fold-body .hk-field > :is(input, select, .hk-pills) { flex: 1 1 0; width: auto; }
+.hk-fold-body .hk-field > :is(input, .hk-pills) { flex: 1 1 0; width: auto; }
 .hk-fold-body > .hk-btn { align-self: stretch; width: auto; }
 .hk-table .hk-controls > .hk-stepbar { flex: 1 1 100%; }
 .hk-share .hk-fold-body > .hk-hbox:first-child { flex-direction: row; }

@@ -4,7 +4,7 @@
     >>> surface.children = [Button(description="hint", tooltip="ask the strong bot"), HTML(value="<b>Ana</b> to move")]
 
 A game's table (or an exercise) is a tree of small parts in the kernel: boxes,
-folds, buttons, lines of HTML, text, number and choice boxes, rows of choice
+folds, buttons, lines of HTML, text and number boxes, rows of choice
 pills (one chosen, or some), a slider, and the few parts with front-end code
 of their own (the Hats Off! race pad, the clipboard).
 They are plain traitlets objects, not widget models. The page gets the whole
@@ -329,14 +329,19 @@ class Options(Field):
         return sent
 
 
-class Dropdown(Options):
-    """A choice among ``options``; ``value`` is the chosen value.
+class Choices(Options):
+    """One of a few choices (``value``: the chosen value), drawn as a row of pill buttons: one press shows and
+    makes the choice.
 
-    New options keep the value when it is still among them, else take the first.
+    New options keep the value when it is still among them, else take the first. The page draws a radio group:
+    one Tab stop, the arrow keys move the choice, the chosen pill is marked by a tick and its weight as well as
+    its colour. ``notes`` (optional, one per option) is a longer word on each choice: the pill's description,
+    and the line under the group for the chosen one, so a pill can stay short.
     """
 
-    kind = "select"
+    kind = "choices"
     value = traitlets.Any(None, allow_none=True)
+    notes = traitlets.Tuple()
 
     @traitlets.observe("options")
     def _options_changed(self, change: dict[str, Any]) -> None:
@@ -353,27 +358,11 @@ class Dropdown(Options):
 
     def props(self) -> dict[str, Any]:
         values = self.values
-        return super().props() | {"value": values.index(self.value) if self.value in values else -1}
+        notes = [str(note) for note in self.notes] if len(self.notes) == len(self.options) else []
+        return super().props() | {"value": values.index(self.value) if self.value in values else -1, "notes": notes}
 
     def read(self, sent: Any) -> Any:
         return self.pairs[self.index_sent(sent)][1]
-
-
-class Choices(Dropdown):
-    """A short choice drawn as a row of pill buttons, not a ``<select>``: one press shows and makes the choice.
-
-    The same Python side as :class:`Dropdown` (``options``, ``value``, ``description``, ``observe``). The page
-    draws a radio group: one Tab stop, the arrow keys move the choice, the chosen pill is marked by a tick and
-    its weight as well as its colour. ``notes`` (optional, one per option) is a longer word on each choice:
-    the pill's description, and the line under the group for the chosen one, so a pill can stay short.
-    """
-
-    kind = "choices"
-    notes = traitlets.Tuple()
-
-    def props(self) -> dict[str, Any]:
-        notes = [str(note) for note in self.notes] if len(self.notes) == len(self.options) else []
-        return super().props() | {"notes": notes}
 
 
 class Picks(Options):

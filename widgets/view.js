@@ -24,7 +24,6 @@ const BASE = {
   toggle: "jupyter-widgets jupyter-button widget-button hk-btn hk-toggle",
   text: "hk-field",
   number: "hk-field",
-  select: "hk-field",
   choices: "hk-field hk-choices",
   picks: "hk-field hk-choices",
   slider: "hk-field hk-slider",
@@ -153,10 +152,6 @@ function make(node, send) {
     fold(item, id, send);
   } else if (PILLS.has(node.t)) {
     choices(item, id, send);
-  } else if (node.t === "select") {
-    item.input = document.createElement("select");
-    item.el = field(item.input);
-    item.input.addEventListener("change", () => send(id, { value: item.input.selectedIndex }));
   } else if (node.t === "custom") {
     item.el = document.createElement("div");
     item.listeners = new Map();
@@ -224,17 +219,10 @@ function update(item, node) {
   if (input) {
     if (old.label !== node.label) item.el.firstChild.textContent = node.label || "";
     if (!node.label) attr(input, "aria-label", node.tip || "");
-    if (node.t === "select" && !SAME(old.labels, node.labels)) {
-      input.replaceChildren(...node.labels.map((text) => Object.assign(document.createElement("option"), { text })));
-      old.value = undefined;
-    }
     for (const name of ["min", "max", "step", "placeholder"]) {
       if (node[name] !== undefined && old[name] !== node[name]) input[name] = node[name];
     }
-    if (old.value !== node.value) {
-      if (node.t === "select") input.selectedIndex = node.value;
-      else input.value = String(node.value);
-    }
+    if (old.value !== node.value) input.value = String(node.value);
     prop(input, "disabled", Boolean(node.off));
   }
   item.node = node;
