@@ -155,6 +155,9 @@ def test_a_full_game_against_greedy_and_strong_bots_by_clicks() -> None:
     assert outcome.reason in text(table.message) and "over" in text(table.status)
     for seat, favorite in enumerate(game.view(0)["favorites"]):
         assert f'title="{favorite}"' in table.seat_rows[seat].value
+    assert not is_shown(table.hand_row) and not is_shown(table.actions_row), "the hand's last card is the favorite"
+    table.go_to(game.ply - 1)
+    assert is_shown(table.hand_row) and is_shown(table.actions_row), "a step back shows the hand again"
 
 
 def test_the_step_bar_says_which_move_shows_and_sharing_waits_folded_under_one_button() -> None:

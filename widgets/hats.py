@@ -7,8 +7,9 @@ up (a card that fits none says so). Click a position to exchange onto it (H2),
 or press *black hat* (H3), *discard* (H4) or, with four players, *swap* (H5).
 When your partner swapped, select the card to return and press *give back*.
 The cards the last moves changed, on the tea table and in the collections,
-carry a corner star until the next move. After the end the cards and actions
-are switched off and each seat shows its final collection and favorite hat.
+carry a corner star until the next move. After the end the cards are switched
+off, the reader's hand and actions are put away (the hand's last card is the
+favorite hat, H6) and each seat shows its final collection and favorite hat.
 
 Everything shown comes from ``game.view(seat)`` for the reader's seat, plus the
 public score sheet: other players' hands appear as card backs (their count
@@ -63,10 +64,10 @@ class HatsTable(TableFrame):
         self.seat_rows = [html_line("hk-seatcards") for _ in range(players)]
         self.table_info = html_line("hk-info")
         self.hand_label = html_line("hk-label")
-        hand_row = row([self.hand_label, *self.hand_buttons])
-        hand_row.add_class("hk-handrow")
-        actions = row([self.black_hat_button, self.optional_button, self.give_back_button])
-        self.ring = SeatRing([[line] for line in self.seat_rows], [hand_row, actions])
+        self.hand_row = row([self.hand_label, *self.hand_buttons])
+        self.hand_row.add_class("hk-handrow")
+        self.actions_row = row([self.black_hat_button, self.optional_button, self.give_back_button])
+        self.ring = SeatRing([[line] for line in self.seat_rows], [self.hand_row, self.actions_row])
         tea_table = row([html_line("hk-label", "tea table"), html_line("", ENDMARK), *self._labelled_positions()])
         middle = column([tea_table, self.table_info])
         middle.add_class("hk-middle")
@@ -129,6 +130,8 @@ class HatsTable(TableFrame):
         over = view["to_move"] is None
         for button in [*self.position_buttons, *self.hand_buttons, *self.action_buttons]:
             button.disabled = over
+        for part in (self.hand_row, self.actions_row):
+            show(part, not over)  # the hand's last card is now the favorite hat, shown in the seat (H6)
 
     @property
     def action_buttons(self) -> list[ui.Button]:
