@@ -11,9 +11,9 @@ import ipywidgets as widgets
 
 import hatskit
 from hatskit.games.madder import DECLINE, Play
+from hatskit.games.madder.components import hat_words
 from tests.helpers import CLERK, COLLECTOR, TAILOR, TRENDSETTER, end_position, turn_position, widget_states
 from widgets import MadderTable
-from widgets.madder import hat_words
 from widgets.parts import is_shown
 
 BOTS = ("reader", "greedy", "greedy")

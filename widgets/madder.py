@@ -43,6 +43,7 @@ from hatskit.games.madder.components import (
     STYLE_COUNT,
     Ability,
     CardSet,
+    hat_words,
     is_premium,
     style_of,
 )
@@ -621,11 +622,6 @@ def describe(move: Choice, user: int) -> str:
         return f"swap your {hat_words(move.mine.hat)} for {SEAT_NAMES[int(theirs.place)]}'s {hat_words(theirs.hat)}"
     assert isinstance(move, Take)
     return f"take {_the(move.item, user)}"
-
-
-def hat_words(hat: str) -> str:
-    """A hat as a reader meets it on the cards: "Newsboy ★" for the Premium, not the notation's "Newsboy*"."""
-    return f"{style_of(hat)} ★" if is_premium(hat) else hat
 
 
 def _whose(place: Place, user: int) -> str:

@@ -144,6 +144,11 @@ def is_premium(hat: str) -> bool:
     return hat.endswith(PREMIUM_MARK)
 
 
+def hat_words(hat: str) -> str:
+    """A hat as a reader meets it on the cards: "Newsboy ★" for the Premium, not the notation's "Newsboy*"."""
+    return f"{style_of(hat)} ★" if is_premium(hat) else hat
+
+
 # ---------------------------------------------------------------- reading the file
 
 

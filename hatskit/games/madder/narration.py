@@ -20,6 +20,7 @@ from hatskit.games.madder.components import (
     PLAY,
     SEAT_NAMES,
     Ability,
+    hat_words,
 )
 from hatskit.games.madder.moves import (
     DONE,
@@ -59,7 +60,7 @@ def narrate(before: MadderState, after: MadderState, move: MadderMove) -> list[E
 def _play(before: MadderState, after: MadderState, move: Play, me: int) -> list[Event]:
     whose = "their own" if move.to == me else f"{SEAT_NAMES[move.to]}'s"
     rule = "M4" if before.phase == END else "M3"
-    events = [Event(f"{SEAT_NAMES[me]} put a {move.hat} into {whose} inventory", rule)]
+    events = [Event(f"{SEAT_NAMES[me]} put a {hat_words(move.hat)} into {whose} inventory", rule)]
     if before.phase == END:
         return events + _round_end(before, after)
     card = before.cards.premium_of(move.hat)
@@ -145,11 +146,13 @@ def tell_choice(user: int, card: Ability, move: Choice) -> str:
     """A choice told in words, seen from its user (without the card's name or the rule id)."""
     name = SEAT_NAMES[user]
     if isinstance(move, MoveHat):
-        return f"{name} moved a {move.hat} from {_whose(move.source, user)} inventory into {_whose(move.target, user)}"
+        whence, whither = _whose(move.source, user), _whose(move.target, user)
+        return f"{name} moved a {hat_words(move.hat)} from {whence} inventory into {whither}"
     if isinstance(move, Discard):
         return f"{name} discarded {_list(move.items, user)}; discarded hats are out of the round"
     if isinstance(move, Swap):
-        return f"{name} swapped a {move.mine.hat} of their own for {_whose(move.theirs.place, user)} {move.theirs.hat}"
+        mine, theirs = hat_words(move.mine.hat), hat_words(move.theirs.hat)
+        return f"{name} swapped a {mine} of their own for {_whose(move.theirs.place, user)} {theirs}"
     where = "their hand" if card.params["to"] == "hand" else "their own inventory"
     return f"{name} took {_at(move.item, user)} into {where}"
 
@@ -159,7 +162,7 @@ def _whose(place: Place, user: int) -> str:
 
 
 def _at(item: HatAt, user: int, count: int = 1) -> str:
-    hats = count_of(item.hat, count)
+    hats = count_of(hat_words(item.hat), count)
     if item.place == LINE:
         return f"{hats} from the assembly line"
     return f"{hats} from {_whose(item.place, user)} inventory"
