@@ -18,7 +18,7 @@ import pytest
 import hatskit
 from tests.helpers import FixedBot, position, press, widget_states, with_deck
 from widgets import ui
-from widgets.hats_off import HatsOffTable, answer_move, describe, prompt_text
+from widgets.hats_off import OTHER_TIME, HatsOffTable, answer_move, describe, prompt_text
 from widgets.parts import is_shown
 from widgets.race import Answer, read_answer
 from widgets.scheduler import ManualClock
@@ -342,7 +342,7 @@ def step_table() -> HatsOffTable:
 def choose(table: HatsOffTable, seat: int, move: str, seconds: float = 0.5) -> None:
     table.seat_box.value = seat
     table.move_box.value = move
-    table.time_box.value = seconds
+    table.show_seconds(seconds)
     table.play_button.click()
 
 
@@ -350,9 +350,9 @@ def test_step_mode_lists_who_may_act_and_what_they_may_do_in_words() -> None:
     table = step_table()
     assert table.seat_box.options == (("Ana (you)", 0),)
     assert table.move_box.options == (("flip the next card", "Ana:flip"),)
-    assert not is_shown(table.time_box)  # a flip is not timed
+    assert not is_shown(table.time_pills) and not is_shown(table.time_box)  # a flip is not timed
     choose(table, 0, "Ana:flip")
-    assert is_shown(table.time_box)
+    assert is_shown(table.time_pills) and not is_shown(table.time_box), "a play's seconds: pills, the box folded"
     assert [seat for _, seat in table.seat_box.options] == [0, 1]
     table.seat_box.value = 1
     labels = [label for label, _ in table.move_box.options]
@@ -365,6 +365,20 @@ def test_step_mode_lists_who_may_act_and_what_they_may_do_in_words() -> None:
     ]
 
 
+def test_step_mode_seconds_are_pills_and_other_opens_a_box_for_any_time() -> None:
+    table = step_table()
+    choose(table, 0, "Ana:flip")
+    table.seat_box.value, table.move_box.value = 1, "Ben:fez@0"
+    assert [label for label, _ in table.time_pills.options] == ["0.3 s", "0.5 s", "1 s", "2 s", "other…"]
+    table.time_pills.value = OTHER_TIME
+    assert is_shown(table.time_box)
+    table.time_box.value = 0.42
+    table.play_button.click()
+    assert table.game.history[-1] == table.game.parse("Ben:fez@0.42"), "the box's time, not a pill's"
+    table.show_seconds(0.3)
+    assert (table.time_pills.value, is_shown(table.time_box)) == (0.3, False), "a time with a pill takes the pill"
+
+
 def test_a_step_mode_hint_is_for_the_player_under_who_in_words_and_picked_in_the_list() -> None:
     table = step_table()
     choose(table, 0, "Ana:flip")
@@ -374,7 +388,7 @@ def test_a_step_mode_hint_is_for_the_player_under_who_in_words_and_picked_in_the
     assert said.startswith("Hint: Ben: play the fez from the hand after 0.")
     assert "Ben:fez@" not in said, "words, not race notation"
     assert (table.seat_box.value, table.move_box.value) == (1, "Ben:fez@0")
-    assert 0 < table.time_box.value < 4
+    assert 0 < table.chosen_seconds < 4
     table.play_button.click()
     assert table.game.view(None)["submitted"] == [1], "play plays the hinted move"
 

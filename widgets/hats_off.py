@@ -181,18 +181,15 @@ class HatsOffTable(TableFrame):
         self.picture = html_line("hk-ho-picture")
         self.seat_box = ui.Choices(description="who", tooltip="the player who acts now")  # at most 5: pills
         self.move_box = ui.Choices(description="does", tooltip="what that player does")  # at most 6: pills
+        self.time_pills = ui.Choices(options=TIMES, value=TIMES[1][1], description="after", tooltip=TIME_TIP)
         self.time_box = ui.BoundedFloatText(
-            value=0.5,
-            min=0,
-            max=999.999,
-            step=0.05,
-            description="after (s)",
-            tooltip=TIME_TIP,
+            value=0.5, min=0, max=999.999, step=0.05, description="seconds", tooltip=TIME_TIP
         )
         self.play_button = named_button("play", "play the chosen move", self.play_chosen)
         self.seat_box.observe(lambda _: self._show_moves(), names="value")
-        self.move_box.observe(lambda _: self._show_time_box(), names="value")
-        controls = [self.seat_box, self.move_box, self.time_box, self.play_button]
+        for box in (self.move_box, self.time_pills):
+            box.observe(lambda _: self._show_time_box(), names="value")
+        controls = [self.seat_box, self.move_box, self.time_pills, self.time_box, self.play_button]
         return [self.picture, row(controls, flex_flow="row wrap")]
 
     def _level_box(self) -> ui.Choices:
@@ -228,13 +225,18 @@ class HatsOffTable(TableFrame):
             self.pad.update(result=refusal or "")  # said on the pad too, where the reader looks (and hears it)
 
     def play_chosen(self) -> None:
-        """Step mode: play what the row of choices says, timed by the seconds box when it is a race move."""
+        """Step mode: play what the row of choices says, timed by the seconds chosen when it is a race move."""
         chosen = self.move_box.value
         if chosen is None:
             self.say("Nobody you play for can act here: step forward, or wait for the bots.", error=True)
             return
         move = self.game.parse(chosen)
-        self.try_move(str(move.at(self.time_box.value) if isinstance(move, Play | Call) else move))
+        self.try_move(str(move.at(self.chosen_seconds) if isinstance(move, Play | Call) else move))
+
+    @property
+    def chosen_seconds(self) -> float:
+        """The seconds after the flip a step-mode play or call is made: a pill's, or the box's under *other…*."""
+        return self.time_box.value if self.time_pills.value == OTHER_TIME else self.time_pills.value
 
     # -- hints in step mode: for the player chosen under "who", in words, picked in the list --------
 
@@ -256,7 +258,13 @@ class HatsOffTable(TableFrame):
         timed = isinstance(move, Play | Call)
         self.move_box.value = str(move.at(0)) if timed else str(move)
         if timed:
-            self.time_box.value = move.ms / 1000
+            self.show_seconds(move.ms / 1000)
+
+    def show_seconds(self, seconds: float) -> None:
+        """Choose ``seconds`` (a hint's time): its pill, or *other…* with the number in the box."""
+        preset = next((value for _, value in TIMES if value == seconds), None)
+        self.time_pills.value = OTHER_TIME if preset is None else preset
+        self.time_box.value = seconds
 
     # -- showing -----------------------------------------------------------------------
 
@@ -383,13 +391,17 @@ class HatsOffTable(TableFrame):
         self._show_time_box()
 
     def _show_time_box(self) -> None:
-        """The seconds box only for a play or a call: the moves a race settles by time."""
+        """The seconds only for a play or a call, the moves a race settles by time; the box only under *other…*."""
         chosen = self.move_box.value
         timed = chosen is not None and isinstance(self.game.parse(chosen), Play | Call)
-        show(self.time_box, timed)
+        show(self.time_pills, timed)
+        show(self.time_box, timed and self.time_pills.value == OTHER_TIME)
 
 
 TIME_TIP = "how many seconds after the card was shown the play or call is made (the earliest wins, O3)"
+OTHER_TIME = "other"
+# Step mode's seconds as pills, a quick and a slow reaction among them; *other…* opens a box for any time.
+TIMES = (("0.3 s", 0.3), ("0.5 s", 0.5), ("1 s", 1.0), ("2 s", 2.0), ("other…", OTHER_TIME))
 
 
 def default_seats(mode: str, players: int) -> tuple[str, ...]:

@@ -119,6 +119,44 @@ def test_a_puzzle_tries_an_offered_move_at_a_press_and_says_why_in_the_themes_co
     expect(puzzle.get_by_role("textbox")).to_have_value(first["answer"])
 
 
+def test_hats_off_step_mode_is_played_by_pills_and_other_opens_a_box_for_any_time(page: Page, voila: str) -> None:
+    """The page's step table (a fez on the pile, Ben and Cleo each hold one): Ben's fez at the 0.3 s pill, Cleo's
+    at 0.3 s typed under *other…*, Ana passes; equal times go to the lower seat (O3)."""
+    from playwright.sync_api import expect
+
+    open_page(page, f"{voila}/voila/render/hats_off.ipynb")
+    step = page.locator(".hk-table").filter(has=page.get_by_role("radiogroup", name="after"))
+    expect(step).to_have_count(1)
+    index = step.evaluate("(t) => [...document.querySelectorAll('.hk-table')].indexOf(t)")
+    table = page.locator(".hk-table").nth(index)  # found by its pills, kept when they fold away at the end
+
+    def choose(group: str, name: str) -> None:
+        table.get_by_role("radiogroup", name=group).get_by_role("radio", name=name).click()
+
+    def play(mover: str) -> None:
+        table.get_by_role("button", name="play", exact=True).click()
+        expect(table.get_by_role("radio", name=mover)).to_have_count(0)  # moved: no longer under "who"
+
+    choose("who", "Ben (you)")
+    choose("does", "play the fez from the hand")
+    choose("after", "0.3 s")
+    expect(table.get_by_role("spinbutton", name="seconds")).to_be_hidden()
+    play("Ben (you)")
+    choose("who", "Cleo (you)")
+    choose("does", "play the fez from the hand")
+    choose("after", "other…")
+    seconds = table.get_by_role("spinbutton", name="seconds")
+    seconds.fill("0.3")
+    seconds.press("Enter")
+    expect(seconds).to_have_value("0.3")
+    play("Cleo (you)")
+    choose("who", "Ana (you)")
+    choose("does", "pass")
+    table.get_by_role("button", name="play", exact=True).click()
+    expect(table.locator(".hk-message")).to_contain_text("Ben wins the pile")
+    expect(table.locator(".hk-message")).to_contain_text("Cleo's play at 0.3 s is too late")
+
+
 def test_hats_controls_are_named_and_the_focus_ring_shows_on_every_card(page: Page, voila: str) -> None:
     from playwright.sync_api import expect
 
