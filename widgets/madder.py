@@ -105,17 +105,55 @@ class MadderTable(TableFrame):
     # -- building (once) ---------------------------------------------------------
 
     def build_table(self) -> list[ui.Part]:
-        players = len(self.game.seat_names)
+        self._forget_picks()
         self.round_info = html_line("hk-info")
+        middle = column([self.round_info, self._line_row()])
+        middle.add_class("hk-middle")
+        self.ring = self._seats_ring()
+        self.ability_prompt = html_line("hk-ability")
+        self.choice_box = column([])
+        self.decline_button = named_button("decline", DECLINE_TIP, lambda: self.try_move(str(DECLINE)))
+        self.done_button = named_button("done", DONE_TIP, lambda: self.try_move(str(DONE)))
+        self.round_table = html_line("hk-rounds")
+        self.round_end = html_line("hk-roundend")
+        self.next_round_button = named_button("next round", NEXT_ROUND_TIP, self.next_round, primary=True)
+        self.round_end_box = column([self.round_end, self.next_round_button])
+        return [
+            html_line("", f"<style>{STYLE}{WIDGET_CSS}</style>"),
+            self.round_end_box,
+            self.ring.top,
+            middle,
+            self.ring.bottom,
+            self.ability_prompt,
+            self.choice_box,
+            row([self.decline_button, self.done_button]),
+            self.round_table,
+        ]
+
+    def _forget_picks(self) -> None:
+        """What the reader has in hand: nothing picked up, no choice waiting, no round's end seen yet."""
+        self._line: list[str] = []  # the hats on the line buttons, in order
+        self._hand: list[str] = []  # the hats on the hand buttons, in order
+        self._picks: dict[HatAt, list[Choice]] = {}  # the waiting ability's choices, by the hat each starts from
+        self._seconds: dict[HatAt | int, Choice] = {}  # the picked-up hat's choices, by the second thing clicked
+        self._choice_actions: list[Any] = []
+        self._ability_waits = False
+        self.picked: int | None = None  # the hand button clicked last
+        self.first_hat: HatAt | None = None  # the hat picked up first, when it starts several choices
+        self.seen_round_end: int | None = None  # the ply whose round's end the reader has moved on from
+
+    def _line_row(self) -> ui.HBox:
+        """The assembly line: a button for each hat it may hold, then the deck."""
         self.line_buttons = [self._line_button(index) for index in range(LINE_SLOTS)]
         self.deck_line = html_line("")
         self.line_row = row([html_line("hk-label", "assembly line"), *self.line_buttons, self.deck_line])
         self.line_row.add_class("hk-row")
         self.line_row.add_class("hk-line")
-        self._line: list[str] = []  # the hats on the line buttons, in order
-        self._picks: dict[HatAt, list[Choice]] = {}  # the waiting ability's choices, by the hat each starts from
-        self._seconds: dict[HatAt | int, Choice] = {}  # the picked-up hat's choices, by the second thing clicked
-        self._ability_waits = False
+        return self.line_row
+
+    def _seats_ring(self) -> SeatRing:
+        """Every seat's picture, inventory cards and target button; the reader's hand and Haberdasher below."""
+        players = len(self.game.seat_names)
         self.target_buttons = [self._target_button(seat) for seat in range(players)]
         self.seat_rows = [html_line("hk-seatpicture") for _ in range(players)]
         self.inventories = [InventoryCards(seat, self.choose_hat) for seat in range(players)]
@@ -128,33 +166,7 @@ class MadderTable(TableFrame):
             [_seat_cards(picture, inventory.hold), button]
             for picture, inventory, button in zip(self.seat_rows, self.inventories, self.target_buttons, strict=True)
         ]
-        self.ring = SeatRing(seats, [hand_row, self.haberdasher_line])
-        self.ability_prompt = html_line("hk-ability")
-        self._hand: list[str] = []  # the hats on the hand buttons, in order
-        self.picked: int | None = None  # the hand button clicked last
-        self.seen_round_end: int | None = None  # the ply whose round's end the reader has moved on from
-        self.choice_box = column([])
-        self.first_hat: HatAt | None = None  # the hat picked up first, when it starts several choices
-        self._choice_actions: list[Any] = []
-        self.decline_button = named_button("decline", DECLINE_TIP, lambda: self.try_move(str(DECLINE)))
-        self.done_button = named_button("done", DONE_TIP, lambda: self.try_move(str(DONE)))
-        self.round_table = html_line("hk-rounds")
-        self.round_end = html_line("hk-roundend")
-        self.next_round_button = named_button("next round", NEXT_ROUND_TIP, self.next_round, primary=True)
-        self.round_end_box = column([self.round_end, self.next_round_button])
-        middle = column([self.round_info, self.line_row])
-        middle.add_class("hk-middle")
-        return [
-            html_line("", f"<style>{STYLE}{WIDGET_CSS}</style>"),
-            self.round_end_box,
-            self.ring.top,
-            middle,
-            self.ring.bottom,
-            self.ability_prompt,
-            self.choice_box,
-            row([self.decline_button, self.done_button]),
-            self.round_table,
-        ]
+        return SeatRing(seats, [hand_row, self.haberdasher_line])
 
     def _target_button(self, seat: int) -> ui.Button:
         name = self.game.seat_names[seat]
