@@ -51,21 +51,20 @@ class MoveExercise(View):
         self.prompt_text = prompt
         self.prompt = html_line("", f"<p><b>{html.escape(prompt)}</b></p>" if prompt else "")
         self.board = html_line("", self._board_html(self.start))
-        self.text = ui.Text(
-            placeholder="your move",
-            description="Move:",
-            css="width: 16em",
-        )
-        self.choices = [named_button(choice, f"try {choice}", partial(self.try_choice, choice)) for choice in choices]
-        self.try_button = named_button("Try", "try this move", self._try_typed, width=None, primary=True)
-        self.reset_button = named_button("Reset", "back to the starting position", self.reset, width=None)
         self.feedback = html_line("")
-        offered = [row([html_line("hk-lead", "Try one:"), *self.choices])] if self.choices else []
-        typed = row([self.text, self.try_button, self.reset_button])
-        super().__init__([self.prompt, self.board, *offered, typed, self.feedback])
+        super().__init__([self.prompt, self.board, *self._controls(choices), self.feedback])
         self.add_class("hk")
         self.add_class("hk-exercise")
         self.flush()
+
+    def _controls(self, choices: Sequence[str]) -> list[ui.Part]:
+        """The offered moves' row (none without choices), then the move box with *Try* and *Reset*."""
+        self.choices = [named_button(choice, f"try {choice}", partial(self.try_choice, choice)) for choice in choices]
+        self.text = ui.Text(placeholder="your move", description="Move:", css="width: 16em")
+        self.try_button = named_button("Try", "try this move", self._try_typed, width=None, primary=True)
+        self.reset_button = named_button("Reset", "back to the starting position", self.reset, width=None)
+        offered = [row([html_line("hk-lead", "Try one:"), *self.choices])] if self.choices else []
+        return [*offered, row([self.text, self.try_button, self.reset_button])]
 
     def __repr__(self) -> str:
         return f"<MoveExercise {self.start.game_id}: {self.prompt_text}>"
