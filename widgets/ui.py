@@ -400,10 +400,12 @@ class Picks(Options):
 class Custom(Part):
     """A part with front-end code of its own, in a file beside this one (``script``).
 
-    The file defines ``function render({ model, el })`` as an anywidget module
-    would: ``model.get`` reads this part's traits tagged ``sync=True``,
+    The file defines ``function render({ model, el, motion })`` as an anywidget
+    module would: ``model.get`` reads this part's traits tagged ``sync=True``,
     ``model.on("change:<name>")`` hears them change, and ``model.send``
-    reaches :meth:`on_msg`'s handlers here.
+    reaches :meth:`on_msg`'s handlers here. ``motion`` is the table's own way
+    to carry and glide a card (view.js, PART_MOTION), for a part whose cards
+    move as the table's do (the race pad).
     """
 
     kind = "custom"
