@@ -8,9 +8,9 @@
 // Sombrero board is one tab stop with the arrow keys inside, and so is a row of choice pills; a fold's summary
 // says whether it is open (aria-expanded); the page's first table gets a skip link.
 // Parts with front-end code of their own (the race pad, the clipboard, the progress bar) are appended to this
-// file and registered in PARTS (widgets/ui.py, module_text): each is an anywidget-style render({ model, el, motion }) on the part's own
-// traits, `motion` being the table's own ways to carry and glide a card (PART_MOTION), so a part moves as the
-// table does without reaching into this file by name.
+// file and registered in PARTS (widgets/ui.py, module_text): each is an anywidget-style
+// render({ model, el, motion }) on the part's own traits, `motion` being the table's own ways to carry and glide
+// a card (PART_MOTION), so a part moves as the table does without reaching into this file by name.
 
 const PARTS = {};
 const CARDLIKE = ["hk-cardbtn", "hk-sq"];
