@@ -202,6 +202,7 @@ def open_table(page: Page, assert_rendered: Callable[[str, Path], None]) -> Call
 SERIOUS = ("serious", "critical")
 PHONE = {"width": 390, "height": 844}
 WIDE = {"width": 1280, "height": 1000}
+SHOT_HEIGHT = 3000  # px: a window taller than any table, for its screenshot (snap)
 
 # Where the page scrolls sideways, as a list of sentences (empty when it does not): the table, or any box
 # around it, is wider than itself. Every box is checked, not only the document: Voilà's page scrolls inside
@@ -268,7 +269,16 @@ def serious_violations(page: Page) -> list[tuple[str, str, list[Any]]]:
 def snap(page: Page, name: str) -> None:
     """Save a screenshot of the play table (the page where there is none) where HATSKIT_SCREENSHOTS asks."""
     directory = os.environ.get("HATSKIT_SCREENSHOTS")
-    if directory:
-        path = str(Path(directory) / f"{name}.png")
-        table = page.locator(".hk-table.hk-main")
-        (table if table.count() else page).screenshot(path=path)
+    if not directory:
+        return
+    path = str(Path(directory) / f"{name}.png")
+    table = page.locator(".hk-table.hk-main")
+    if not table.count():
+        page.screenshot(path=path)  # the first screen of a page without a table (the index)
+        return
+    # The page scrolls inside Voilà's cell area, which paints only what is in the window: a table taller than a
+    # phone's window came out cut off at the top and blank at the bottom. A window taller than the table paints it.
+    window = page.viewport_size
+    page.set_viewport_size({"width": window["width"], "height": SHOT_HEIGHT})
+    table.screenshot(path=path, animations="disabled")
+    page.set_viewport_size(window)
