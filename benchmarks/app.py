@@ -1,6 +1,7 @@
 """The app's pages in Chromium against a trivial one-button notebook served the same way.
 
     PYTHONPATH=. .venv/bin/python benchmarks/app.py [--rounds 2] [--pages hats sombrero] [--pool 1]
+        [--keep-cells 0,1,46,47 --pages hats]
 
 Serves notebooks/ as `make app` does (config/ on JUPYTER_CONFIG_PATH, a free
 loopback port) and, from a second server with the same config, a generated
@@ -47,6 +48,10 @@ its first click being its table's last button (hint: its bots answer at once). C
 With --pool N it then restarts the game server with `make app POOL=N`
 (Voilà's pre-heated kernels, config/voila.py) and prints the memory the pool
 holds while nobody reads, and the time to interactive of a page served from it.
+
+With --keep-cells (one page) the page is served from a copy of notebooks/ in
+which its notebook keeps only the cells named (0-based, in order): what the
+rest of the page costs is the difference from a run without it.
 """
 
 from __future__ import annotations
@@ -56,6 +61,7 @@ import contextlib
 import itertools
 import json
 import os
+import shutil
 import statistics
 import subprocess
 import sys
@@ -393,6 +399,24 @@ def wait_until_answers(served: Served, log: tempfile._TemporaryFileWrapper[bytes
     raise RuntimeError("Voilà did not answer within 120 s")
 
 
+def cell_numbers(text: str) -> list[int]:
+    """Cell numbers from a list such as "0,1,46,47"; argparse turns a malformed one's ValueError into a usage error."""
+    return [int(part) for part in text.split(",")]
+
+
+def trimmed_copy(directory: Path, name: str, kept: list[int]) -> Path:
+    """A copy of notebooks/ (its lessons and puzzles too) in which page ``name`` keeps only the cells ``kept``."""
+    shutil.copytree(NOTEBOOK_DIR, directory)
+    path = directory / f"{name}.ipynb"
+    notebook = nbformat.read(path, as_version=4)
+    missing = [index for index in kept if not 0 <= index < len(notebook.cells)]
+    if missing:
+        raise SystemExit(f"--keep-cells: {name}.ipynb has {len(notebook.cells)} cells, no cell {missing[0]}")
+    notebook.cells = [notebook.cells[index] for index in kept]
+    nbformat.write(notebook, path)
+    return directory
+
+
 def trivial_notebook(directory: Path) -> Path:
     """Write the one-button notebook into ``directory``."""
     notebook = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(TRIVIAL_CODE)])
@@ -665,16 +689,26 @@ def main() -> None:
         "--pages", nargs="*", choices=GAME_NOTEBOOKS, help="game notebooks by name (default: every game page)"
     )
     parser.add_argument("--pool", type=int, default=0, help="also measure `make app POOL=N` (0: skip)")
+    parser.add_argument(
+        "--keep-cells", type=cell_numbers, help="serve the one page in --pages with only these cells, e.g. 0,1,46,47"
+    )
     args = parser.parse_args()
     if args.rounds < 1:
         parser.error("--rounds must be 1 or more")
+    if args.keep_cells and (len(args.pages or []) != 1 or args.pool):
+        parser.error(
+            "--keep-cells needs exactly one page in --pages (each notebook numbers its cells its own way) and no --pool"
+        )
     names = args.pages or list(GAME_NOTEBOOKS)
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as playwright, tempfile.TemporaryDirectory() as scratch:
         browser = playwright.chromium.launch(executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS)
         trivial_notebook(Path(scratch))
-        with serve(Path(scratch)) as trivial, serve(NOTEBOOK_DIR) as app:
+        served_dir = NOTEBOOK_DIR
+        if args.keep_cells:
+            served_dir = trimmed_copy(Path(scratch) / "pages", names[0], args.keep_cells)
+        with serve(Path(scratch)) as trivial, serve(served_dir) as app:
             pages = {"trivial": trivial, **{name: app for name in names}}
             measured = interleaved_visits(browser, pages, args.rounds)
         if "trivial" not in measured:

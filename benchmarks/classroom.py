@@ -1,6 +1,7 @@
 """A class opening the Hats page at once: N browser sessions against one Voilà on loopback.
 
     PYTHONPATH=. .venv/bin/python benchmarks/classroom.py [--sessions 30] [--page hats] [--pool 0] [--runs 1]
+        [--keep-cells 0,1,46,47]
 
 Serves notebooks/ as `make app` does (benchmarks/app.py's `serve`), and a
 generated one-button notebook the same way. N browser contexts of one Chromium
@@ -16,7 +17,8 @@ contexts close. Every wait is bounded (--timeout); the script stops by itself.
 
 The slowest open of a class swings from run to run of the same code (1.44x to
 1.73x on one day): with --runs N it holds N classes in a row and prints each
-ratio and their median.
+ratio and their median. With --keep-cells the game page keeps only the cells
+named (app.py's option of the same name): what the rest of it costs a class.
 """
 
 from __future__ import annotations
@@ -44,8 +46,10 @@ from app import (
     SHOWN,
     Served,
     answered_area,
+    cell_numbers,
     control_of,
     serve,
+    trimmed_copy,
     trivial_notebook,
 )
 
@@ -176,11 +180,16 @@ async def one_class(browser, args: argparse.Namespace) -> float:
         trivial_notebook(Path(scratch))
         with serve(Path(scratch)) as trivial:
             reference = summary("trivial", await classroom(browser, trivial, "trivial", args.sessions, timeout_ms))
-    with serve(NOTEBOOK_DIR, args.pool) as app:
+    with tempfile.TemporaryDirectory() as scratch, serve(pages_served(args, Path(scratch)), args.pool) as app:
         slowest = summary(args.page, await classroom(browser, app, args.page, args.sessions, timeout_ms))
         print(f"slowest {args.page} open: {slowest / reference:.2f}x the slowest trivial open (target 1.3x)")
         kernels_going_down(app, args.linger)
     return slowest / reference
+
+
+def pages_served(args: argparse.Namespace, scratch: Path) -> Path:
+    """notebooks/, or a copy of it in which the game page keeps only the cells --keep-cells names."""
+    return trimmed_copy(scratch / "pages", args.page, args.keep_cells) if args.keep_cells else NOTEBOOK_DIR
 
 
 async def run(args: argparse.Namespace) -> None:
@@ -207,6 +216,7 @@ def main() -> None:
     parser.add_argument("--timeout", type=int, default=300, help="seconds a tab may wait for anything")
     parser.add_argument("--linger", type=int, default=400, help="seconds to watch the kernels go after closing")
     parser.add_argument("--runs", type=int, default=1, help="classes in a row: one ratio each, and their median")
+    parser.add_argument("--keep-cells", type=cell_numbers, help="the game page with only these cells, e.g. 0,1,46,47")
     args = parser.parse_args()
     if args.sessions < 1 or args.runs < 1:
         parser.error("--sessions and --runs must be 1 or more")
