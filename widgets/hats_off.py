@@ -238,7 +238,7 @@ class HatsOffTable(TableFrame):
         """The seconds after the flip a step-mode play or call is made: a pill's, or the box's under *other…*."""
         return self.time_box.value if self.time_pills.value == OTHER_TIME else self.time_pills.value
 
-    # -- hints in step mode: for the player chosen under "who", in words, picked in the list --------
+    # -- hints in step mode: for the player chosen under "who", in words, chosen on the pills -------
 
     def hint_seat(self) -> int:
         """Step mode: the player chosen under "who" (any reader seat may act there); race mode has no hints."""
@@ -251,7 +251,7 @@ class HatsOffTable(TableFrame):
         return f"{words} after {move.ms / 1000:.2f} s" if isinstance(move, Play | Call) else words
 
     def preselect(self, move: Any) -> None:
-        """Pick the hinted player, move and seconds in the step table's boxes, so "play" plays the hint."""
+        """Choose the hinted player, move and seconds on the step table's pills, so "play" plays the hint."""
         if self.mode != "step" or move.seat not in [seat for _, seat in self.seat_box.options]:
             return
         self.seat_box.value = move.seat

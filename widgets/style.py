@@ -24,10 +24,10 @@ from hatskit.drawing import CSS
 from widgets import ui
 
 WIDGET_CSS = """
-.hk-table { font-family: system-ui, sans-serif; gap: 4px; container: hk-table / inline-size; }
 /* A move exercise (widgets/exercise.py) is laid out as a table on a phone, and says its verdict in the
    theme's colours, a sign (✔, ✘) as well as the colour. */
-.hk-exercise { gap: 4px; container: hk-table / inline-size; }
+:is(.hk-table, .hk-exercise) { gap: 4px; container: hk-table / inline-size; }
+.hk-table { font-family: system-ui, sans-serif; }
 .hk-exercise .hk-verdict.hk-good { color: #1b5e20; }
 .hk-exercise .hk-verdict.hk-bad { color: #b00020; }
 body[data-jp-theme-light="false"] .hk-exercise .hk-verdict.hk-good { color: #8fdc97; }
