@@ -8,6 +8,7 @@ a guided step puts on the table) or, for a task, from the step's answers.
 from __future__ import annotations
 
 import json
+import random
 from pathlib import Path
 from typing import Any
 
@@ -59,6 +60,35 @@ def test_every_lesson_plays_to_its_star_at_its_table(path: Path) -> None:
         assert guide.buttons[index].description.startswith("★")
         assert all(map(is_shown, table.free_play_parts)), "the table's own controls come back once it is done"
     assert guide.progress.saved["stars"] == sorted(lesson.key for lesson in guide.lessons)
+
+
+@pytest.mark.parametrize("path", LESSON_FILES, ids=lambda path: path.stem)
+def test_after_every_lessons_star_the_same_table_plays_on_to_the_games_end(path: Path) -> None:
+    """The closing line says "play on": every legal move the reader makes then is played, and the bots answer,
+    in every round, until the game is over."""
+    table = lesson_table(path)
+    guide = table.guide
+    for index, lesson in enumerate(guide.lessons):
+        press(table, guide.buttons[index], do="click")
+        for _ in lesson.steps:
+            play_step(table)
+        rng = random.Random(lesson.key)
+        for _ in range(2000):
+            if table.game.is_over:
+                break
+            move_on_from_a_rounds_end(table)
+            assert table.decides(), f"{lesson.key}: after the star nobody moves ({table.status.value})"
+            before = table.game.ply
+            assert table.try_move(str(rng.choice(table.reader_moves()))), table.message.value
+            assert table.game.ply > before and table.live
+        assert table.game.is_over, f"{lesson.key}: no end after 2000 moves"
+
+
+def move_on_from_a_rounds_end(table: TableFrame) -> None:
+    """Press Madder's *next round* when a round's end is on screen (the bots wait for it), as a reader does."""
+    next_round = getattr(table, "next_round_button", None)
+    if next_round is not None and is_shown(table.round_end_box):
+        press(table, next_round, do="click")
 
 
 @pytest.mark.parametrize("path", LESSON_FILES, ids=lambda path: path.stem)

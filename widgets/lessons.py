@@ -97,7 +97,12 @@ class Guide:
         return f"That move is allowed, but it is not what this step asks for. {step.say}"
 
     def moved(self) -> None:
-        """The step's move was played: say what it taught, and on to the next step or the star."""
+        """The step's move was played: say what it taught, and on to the next step or the star.
+
+        After the lesson's star the game plays on at the same table, and its moves belong to no step.
+        """
+        if not self.active:
+            return
         step = self.lesson.steps[self.step_number]
         self.step_number += 1
         self.told = f'<p class="hk-guide-done">✔ {html.escape(step.done)}</p>'
