@@ -14,8 +14,8 @@ JupyterHub, tests/browser/test_binder_in_browser.py as Binder starts it.
   uses the MathJax 3 that Voilà's own scripts carry, served by this server.
 - A kernel's local socket is a file, ``<runtime dir>/kernel-<id>-ipc-<n>``, and such a
   path must fit in 107 characters: with a runtime directory longer than 57 characters
-  (a deep HOME or JUPYTER_RUNTIME_DIR) every game page failed with "File name too long".
-  There the kernels talk TCP instead, and the server's log says why.
+  (a deep HOME or JUPYTER_RUNTIME_DIR) every game page would fail with "File name too long":
+  there the kernels talk TCP instead, and the server's log says why.
 """
 
 import json

@@ -16,10 +16,11 @@ page's kernel.
   run (`with_saved_outputs`): pictures and worked examples whose outputs nbval
   checks in `make test`, and whose names no cell that still runs needs
   (tests/test_notebooks_saved.py checks both). Voilà runs every code cell as
-  a round trip to the kernel before it sends the page (about 5 ms each, more
-  with a class on one machine; benchmarks/README.md), so a Hats page now runs
-  9 of its 27 code cells. In JupyterLab the tag changes nothing. Its markdown
-  cells are drawn once for the server's life too, not for every page.
+  a round trip to the kernel before it sends the page, and each round trip
+  waits longer while a class opens pages on one machine (benchmarks/README.md
+  has the figures), so a game page runs only the cells that make its live
+  table. In JupyterLab the tag changes nothing. Its markdown cells are drawn
+  once for the server's life too, not for every page.
 - Voilà's page posts
   that cookie's value to `/voila/api/shutdown/<kernel>` when the reader leaves
   (closes the tab, follows a link, reloads); without the cookie the server
@@ -33,16 +34,16 @@ every Jupyter data directory, and `make app`, binder/start and the README's
 image put share/jupyter on JUPYTER_PATH, while a non-editable `pip install .`
 copies it into the environment's share/jupyter as pyproject.toml's data-files;
 setuptools' editable installs leave data-files out), and nbconvert's
-HTMLExporter with its own lab template for the saved outputs. Removed with that
-decision (benchmarks/README.md has what each had bought):
-- the page template no longer stretches ipywidgets' 4 s wait for every widget's
-  state, nor holds the cells back until Voilà has moved them into its shell:
-  both replaced the page's own functions (window.setTimeout, voila_finish), and
-  with each table one anywidget a page has few widget models to wait for;
-- Voilà's page templates are compiled again for each page (they were cached by
-  replacing the private VoilaExporter._create_environment);
-- the server no longer writes the bytecode of hatskit and widgets into the
-  checkout as it starts, and this file no longer sets JUPYTER_PATH.
+HTMLExporter with its own lab template for the saved outputs. So (what each
+other way would buy: benchmarks/README.md):
+- the page template leaves ipywidgets' wait for every widget's state, and
+  Voilà's moving of the cells into its shell, as they are: changing either
+  means replacing the page's own functions (window.setTimeout, voila_finish),
+  and with each table one anywidget a page has few widget models to wait for;
+- Voilà compiles its page templates for each page: keeping them for the
+  server's life means replacing the private VoilaExporter._create_environment;
+- the server writes no bytecode of hatskit and widgets into the checkout, and
+  this file does not set JUPYTER_PATH (the places above put share/jupyter there).
 """
 
 import functools
@@ -134,7 +135,7 @@ def with_saved_outputs(notebook: nbformat.NotebookNode) -> nbformat.NotebookNode
     A style sheet that an earlier picture on the page already wrote is left out (:func:`_new_styles_only`).
 
     Each markdown cell becomes a raw cell holding its HTML in the same way: Voilà would turn its markdown
-    into HTML again for every page (about 45 ms of the server's time for the Hats page's 29 text cells),
+    into HTML again for every page, spending the server's time (benchmarks/README.md has how much),
     while the text changes only with the notebook.
     """
     shown = nbformat.from_dict(notebook)  # a copy: the notebook read from disk is left alone
@@ -182,9 +183,9 @@ def _drawn(cell_json: str) -> str:
     """A cell as nbconvert's lab template draws it (a code cell: its outputs alone), kept for the next page with
     the same cell.
 
-    nbconvert's HTMLExporter takes about 10 ms a cell (it reads its own HTML back to add alternative
-    texts), every page view; a page's saved outputs change only with the notebook, so each cell is drawn
-    once for the server's life (four game notebooks of 40 to 60 such cells).
+    nbconvert's HTMLExporter is slow for a cell (it reads its own HTML back to add alternative texts),
+    and would be so on every page view; a page's saved outputs change only with the notebook, so each cell
+    is drawn once for the server's life (the cache holds every such cell of the four game notebooks).
     """
     cell = nbformat.from_dict(json.loads(cell_json))
     page, _ = SAVED_OUTPUTS.from_notebook_node(nbformat.v4.new_notebook(cells=[cell]))
@@ -195,9 +196,8 @@ def _new_styles_only(html_text: str, styles: set[str]) -> str:
     """``html_text`` without the style sheets already in ``styles`` (the page's earlier outputs); adds its new ones.
 
     Every picture carries the style sheets it needs, so that it looks right on its own in JupyterLab; on one
-    page a single copy of each serves them all. Sombrero's 23 pictures wrote 46 copies of the same two sheets,
-    which the browser matched against every element each time it recomputed the page's style
-    (benchmarks/README.md has the measurements).
+    page a single copy of each serves them all, and every further copy is one more sheet the browser matches
+    against every element each time it recomputes the page's style (benchmarks/README.md has the measurements).
     """
 
     def kept(element: re.Match[str]) -> str:

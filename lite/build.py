@@ -19,7 +19,7 @@ a network with no internet; building it needs PyPI and npm and nothing else:
   does not compile them again on every visit.
 
 How the kernel finds the wheels: Pyodide's npm package carries a
-``pyodide-lock.json`` that names about 370 packages but ships none of their
+``pyodide-lock.json`` that names Pyodide's packages but ships none of their
 files (they live on a CDN). This script writes a new lock file beside
 ``pyodide.js`` that lists only the wheels it put there, with their
 dependencies, and the site's ``jupyter-lite.json`` tells the kernel to load all
@@ -331,8 +331,8 @@ def needed(wheels: dict[str, Wheel], roots: list[str]) -> dict[str, Wheel]:
 # -- bytecode ---------------------------------------------------------------------------------------------------
 
 # Run by Node.js in Pyodide itself (so the bytecode is for the browser's Python, whatever Python runs the build).
-# Neither the wheels nor Pyodide's standard library ship bytecode, so the browser compiled every module it imported
-# on every visit: `import IPython` alone took 9 s of the kernel's start under load, Pyodide's own start 11 s.
+# Neither the wheels nor Pyodide's standard library ship bytecode, so without this the browser compiles every module
+# it imports on every visit, a large part of the kernel's start (benchmarks/README.md, issue 31, has the figures).
 # This imports what a page's kernel imports at its start (the kernel, the widgets, hatskit and all its modules)
 # and adds the bytecode of exactly those modules: hash-based .pyc files, used as they are without a look at the
 # source, which stays beside them (tracebacks, the lab). Bytecode for modules no page imports at its start (most
@@ -437,8 +437,7 @@ def app_contents() -> Path:
 
     As on `make app` (config/voila.py, with_saved_outputs), such a cell becomes a raw cell holding its saved
     outputs as drawn, which the page template writes as it is and voici never runs: Python in the browser runs
-    only the cells that make the live table (Hats: 9 of its 27 code cells). The lab gets the notebooks as they
-    are (restore_lab_notebooks).
+    only the cells that make the live table. The lab gets the notebooks as they are (restore_lab_notebooks).
     """
     import nbformat
 
@@ -522,7 +521,7 @@ def write_text_pages(output: Path) -> list[str]:
     """Every notebook without a live widget, as plain HTML from its saved outputs: no Python in the browser.
 
     voici's page starts Python and runs the whole notebook before it shows anything, even for the index,
-    whose outputs are text and pictures (12 s here, 8-14 s again on every visit). config/voila.py decides
+    whose outputs are text and pictures, and does so again on every visit. config/voila.py decides
     which pages need a kernel and writes the others as `make app` sends them; the same functions write
     them here, with their links to other notebooks pointing at those notebooks' pages.
     """

@@ -54,7 +54,8 @@ def set_face(
 
     ``face`` is the renderer's picture of what the button shows (a card): the page shows it instead of ``text``.
     Only what changes is set: a table shows every card again after each move, most cards stay as they were,
-    and traitlets validates every assignment, an equal one too (a third of a Madder move's time in the kernel).
+    and traitlets validates every assignment, an equal one too: setting them all would spend much of a move's
+    time in the kernel on cards that did not change.
     """
     classes = _classes(button, [*marks, *([] if visible else [HIDDEN])], [*managed, HIDDEN])
     for name, value in (("description", text), ("face", face), ("tooltip", tooltip), ("_dom_classes", classes)):

@@ -3,9 +3,9 @@
     >>> puzzles = load_puzzles("puzzles/hats.json")   # checked: a bad file names its field
     >>> puzzle_exercise(puzzles[0])
 
-The file format is described in ``hatskit.puzzles``; the exercise is the same
-``MoveExercise`` the notebooks used before, its goal now "one of the file's
-answers", its explanation the file's own sentence.
+The file format is described in ``hatskit.puzzles``; the exercise is a
+``MoveExercise`` (widgets/exercise.py) whose goal is "one of the file's
+answers" and whose explanation is the file's own sentence.
 """
 
 from __future__ import annotations

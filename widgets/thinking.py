@@ -1,18 +1,17 @@
 """A bot thinks at low CPU priority, so that a classmate's page opens first.
 
-A strong bot's decision is a burst of CPU (a Hats reply about 0.3 s). On a
-server that a whole class shares, those bursts fell just when the other
-students' pages were opening: in ``benchmarks/classroom.py`` the kernels spent
-about 12 CPU-seconds on the first tabs' bots while the last tabs still
-loaded (issue 9).
+A strong bot's decision is a burst of CPU. On a server that a whole class
+shares, the first students' bots think just while the other students' pages
+are opening, and both want the same cores (``benchmarks/classroom.py``
+measures a class; benchmarks/README.md has the figures).
 
 :func:`think` works a decision out in one worker thread whose Linux niceness
 is :data:`BOT_NICENESS` steps below the kernel's own. The kernel waits for the
-answer as it did before, doing nothing else in the meantime, so no game state
-is ever read by two threads at once; only the CPU's order changes. On an idle
-machine the bot answers as fast as before. Elsewhere (macOS, Windows, Pyodide
-in the static site, which has no threads) and where the system refuses the
-lower priority, the decision runs at once, in the calling thread.
+answer, doing nothing else in the meantime, so no game state is ever read by
+two threads at once; only the CPU's order changes. On an idle machine the bot
+answers as fast as at the kernel's own priority. Elsewhere (macOS, Windows,
+Pyodide in the static site, which has no threads) and where the system refuses
+the lower priority, the decision runs at once, in the calling thread.
 
 A hint the reader asks for is not a bot's own move: the reader is waiting for
 it, so it is worked out at the kernel's own priority.

@@ -431,9 +431,9 @@ class Module(ipywidgets.Widget):
     """The code and style every view on a page draws with, sent to the page once per kernel, not once per view.
 
     anywidget sends a widget's ``_esm`` and ``_css`` with every model's state, and imports the ``_esm`` for each
-    model anew. A Hats page has seven views: they carried 77 KB of the same module and style sheet each, and
-    compiled and ran the module seven times, each copy with its own state (race.js's pad that takes the keys).
-    Now every view's ``_esm`` is the short LOADER, which finds this model through anywidget's
+    model anew: a page of several views would carry the same module and style sheet once per view, and compile
+    and run the module once per view, each copy with its own state (race.js's pad that takes the keys).
+    So every view's ``_esm`` is the short LOADER, which finds this model through anywidget's
     ``model.widget_manager.get_model`` (its id is the view's ``module`` trait), and imports ``text`` and adds
     ``css`` once per page, keyed by a hash of both (benchmarks/README.md has what it saves). It is ipywidgets'
     plain ``WidgetModel``, as a link between two widgets is: a model with no view and no layout.

@@ -11,8 +11,8 @@ from hatskit.core import GameSpec, ScoreSheet, SeatView, State, UsageError
 
 
 def in_browser() -> bool:
-    """True where Python runs in the reader's browser (Pyodide, the static site), where it runs 1.2-3.4 times
-    slower than on the server (docs/static-site.md): the strong bots think less there, so a hint comes within 2 s."""
+    """True where Python runs in the reader's browser (Pyodide, the static site), where it runs slower than on the
+    server (docs/static-site.md has the figures): the strong bots think less there, so a hint comes within 2 s."""
     return sys.platform == "emscripten"
 
 
