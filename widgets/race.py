@@ -48,8 +48,10 @@ PAD_CSS = """
   font-size: .8em; text-align: center; }
 .hk-race-result { min-height: 1.3em; text-align: center; font-weight: 600; color: #6b3e1f; }
 .hk-race-you { display: flex; gap: 18px; align-items: flex-end; flex-wrap: wrap; justify-content: center; }
-.hk-race-caption { font-size: .8em; color: #555; text-align: center; }
-.hk-race-hand { display: flex; gap: 4px; flex-wrap: wrap; justify-content: center; }
+/* A caption sits clear of the cards under it, and the cards of a hand clear of each other, with their hint's
+   dotted ring (3 px, 3 px out) around them: "your hand" lay on the second card's ring. */
+.hk-race-caption { font-size: .8em; color: #555; text-align: center; margin-bottom: 7px; }
+.hk-race-hand { display: flex; gap: 12px; flex-wrap: wrap; justify-content: center; }
 .hk-race-btn { position: relative; border: 2px solid #888; border-radius: 8px; background: #fff; padding: 3px;
   cursor: pointer; font: inherit; min-height: 2.6em; }
 .hk-race-btn:focus-visible { outline: 3px solid #1f6fd1; outline-offset: 2px; }

@@ -76,6 +76,10 @@ body[data-jp-theme-light="false"] .hk-table .hk-middle .hk-poslabel { color: #c8
   line-height: 1; color: #7a4fc2; }
 .hk-table .hk-top { align-items: flex-start; gap: 4px 10px; padding-bottom: 4px; border-bottom: 1px solid #ddd; }
 .hk-table .hk-top > .hk-fold { flex: 1 1 auto; }
+/* The teacher's toggle sits at the table's right edge: room for its focus ring, which the table's box would cut. */
+.hk-table .hk-top > .hk-toggle { margin: 7px 8px 2px 2px; }
+/* A button that builds a table when pressed (widgets/later.py) is a finger tall on every screen. */
+.hk-request .hk-btn { min-height: 44px; }
 /* A fold (widgets/ui.py Fold) is <details>: its summary looks like a button, with a sign of open or closed. */
 .hk-fold > .hk-summary { list-style: none; width: max-content; max-width: 100%; }
 .hk-fold > .hk-summary::-webkit-details-marker { display: none; }
@@ -134,6 +138,12 @@ body[data-jp-theme-light="false"] .hk-table .hk-stepbar { background: #2b2d33; b
   pointer-events: none; background-image: var(--hk-hat); background-size: inherit; background-repeat: no-repeat;
   background-position: center; clip-path: inset(0 0 45% 0); }
 @media (prefers-reduced-motion: reduce) { .hk-table * { transition: none !important; animation: none !important; } }
+/* A row that scrolls sideways (a phone's lessons, PHONE_CSS) fades out at an edge where more of it lies: the
+   fades follow the scrolling (a scroll timeline, no motion of their own), and a row that fits shows none. */
+@property --hk-fade-start { syntax: "<length>"; inherits: false; initial-value: 0px; }
+@property --hk-fade-end { syntax: "<length>"; inherits: false; initial-value: 0px; }
+@keyframes hk-fade-edges { from { --hk-fade-start: 0px; --hk-fade-end: 32px; }
+  10%, 90% { --hk-fade-start: 32px; --hk-fade-end: 32px; } to { --hk-fade-start: 32px; --hk-fade-end: 0px; } }
 .hk-box { display: flex; box-sizing: border-box; }
 .hk-hbox { flex-direction: row; flex-wrap: wrap; align-items: baseline; }
 .hk-vbox { flex-direction: column; }
@@ -163,6 +173,8 @@ body[data-jp-theme-light="false"] .hk-choices .hk-btn.hk-pill[aria-checked=true]
 .hk-table .hk-play > .hk-area { flex: 1 1 26em; min-width: 0; align-items: center; }
 .hk-table .hk-side { flex: 0 1 22em; min-width: 0; padding-left: 10px; border-left: 3px solid #ddd; }
 .hk-table .hk-movepanel { max-height: 18em; overflow-y: auto; font-size: .9em; }
+/* The panel scrolls, so it cuts what lies outside it: room for a move's number of three digits, bold ("103."). */
+.hk-table .hk-movepanel .hk-movelist { padding-left: 3.3em; }
 .hk-table .hk-btn { flex-shrink: 0; }
 .hk-table .hk-slider { min-width: 12em; }
 /* A lesson (widgets/lessons.py): the lessons with their stars, then the instruction in a box of its own. */
@@ -208,6 +220,31 @@ PHONE_CSS = narrow("""
 .hk-share .hk-fold-body > .hk-hbox:first-child > .hk-btn { flex: 1 1 0; }
 .hk-table .hk-stepbar .hk-btn.hk-step { width: 44px; height: 44px; }
 .hk-table .hk-choices .hk-btn.hk-pill { min-width: 44px; min-height: 44px; }
+/* A guided lesson leaves the table in sight: its lessons are one row that scrolls sideways (a thin
+   scroll bar, the edges fading where more lies, the next lesson cut at the edge), its instruction in the text's
+   size with "why?" at the end of its line. */
+.hk-table .hk-lessons { gap: 2px; padding: 4px 6px; }
+.hk-table .hk-lessons > .hk-hbox:first-child { flex-wrap: nowrap; align-items: center; overflow-x: auto;
+  scroll-snap-type: x proximity; scrollbar-width: thin; padding-bottom: 2px; }
+.hk-table .hk-lessons > .hk-hbox:first-child > .hk-btn { flex: 0 0 auto; scroll-snap-align: start;
+  white-space: nowrap; }
+@supports (animation-timeline: scroll()) {
+  .hk-table .hk-lessons > .hk-hbox:first-child { animation: hk-fade-edges linear both;
+    animation-timeline: scroll(self inline); mask-image: linear-gradient(to right, transparent,
+      #000 var(--hk-fade-start), #000 calc(100% - var(--hk-fade-end)), transparent); }
+}
+.hk-table .hk-guide .hk-guide-say { display: inline; font-size: 1em; }
+.hk-table .hk-guide .hk-guide-say + details:not([open]) { display: inline-block; margin-left: .4em;
+  vertical-align: middle; }
+/* A numbered row of the middle (the tea table's positions, the assembly line) stays one row, read left to right:
+   its name goes above it, and the tea table's Ø end is narrow. */
+.hk-table .hk-middle { padding-inline: 6px; }
+.hk-table .hk-middle > .hk-hbox { justify-content: center; }
+.hk-table .hk-middle > .hk-hbox > .hk-label { flex: 1 0 100%; min-width: 0; }
+.hk-table .hk-middle > .hk-hbox > .hk-html > .hk-card { width: 1.3em; }
+/* So does an exercise's picture of one (its cards with their places beneath, .hk-pos). */
+.hk-exercise .hk-row:has(> .hk-pos) { justify-content: center; gap: 2px; }
+.hk-exercise .hk-row:has(> .hk-pos) > .hk-label { flex: 1 0 100%; min-width: 0; }
 """)
 
 

@@ -257,6 +257,20 @@ function scrollToCurrentMove(el) {
   });
 }
 
+// A row that scrolls sideways (a phone's row of lessons, widgets/style.py) shows its chosen button (hk-selected)
+// when the choice changes; the reader's own scrolling is left alone until the next change. Read in the next frame.
+function showChosen(el) {
+  requestAnimationFrame(() => {
+    for (const chosen of el.querySelectorAll(".hk-selected")) {
+      const row = chosen.parentElement;
+      if (row.scrollWidth <= row.clientWidth || row.dataset.hkShown === chosen.dataset.part) continue;
+      row.dataset.hkShown = chosen.dataset.part;
+      const [box, within] = [chosen.getBoundingClientRect(), row.getBoundingClientRect()];
+      row.scrollLeft += box.left - within.left - (within.width - box.width) / 2;
+    }
+  });
+}
+
 const squares = (grid) => [...grid.querySelectorAll("button.hk-sq")];
 
 function rove(grid) {
@@ -729,6 +743,7 @@ function render({ model, el }) {
       drawn.delete(id);
     }
     scrollToCurrentMove(el);
+    showChosen(el);
     slide(before, el);
   }
 
