@@ -95,15 +95,15 @@ def test_a_hat_jump_moves_the_hat_to_a_hatless_friend() -> None:
     [
         ("d4-d5", "d4 has no hat: hatless pieces cannot move (S2)"),
         ("d4>e4", "d4 has no hat: hatless pieces cannot pass a hat on (S2)"),
-        ("e1-e3", "e1-e3 is two squares away: a step goes to one of the 8 neighbouring squares (S2)"),
-        ("e1>e4", "e1>e4 is three squares away: a hat jumps to one of the 8 neighbouring squares (S2)"),
+        ("e1-e3", "e3 is two squares away from e1: a piece steps only to one of the 8 squares around it (S2)"),
+        ("e1>e4", "e4 is three squares away from e1: a hat jumps only to one of the 8 squares around it (S2)"),
         ("e1-e2", "e2 is taken: a step goes to an empty square (S2)"),
         ("e1-f1", "f1 is taken: a step goes to an empty square (S2) (to pass a hat there, write e1>f1)"),
         ("c3-c4", "c3 is not your piece: it is Black's"),
         ("e5-e6", "there is no piece on e5"),
         ("e1>d1", "d1 is empty: a hat jumps onto a hatless piece of your own (S2)"),
         ("e1>e2", "e2 is not your piece: a hat jumps only onto your own hatless pieces (S2)"),
-        ("e1-e1", "e1-e1 does not leave its square: a step goes to one of the 8 neighbouring squares (S2)"),
+        ("e1-e1", "e1 must move: a piece steps only to one of the 8 squares around it (S2)"),
         ("a8>b8", "b8 already has a hat: a hat jumps only onto a hatless piece (S2)"),
     ],
 )
@@ -501,6 +501,25 @@ def test_strong_hint_explains_the_whole_turn() -> None:
     assert f"planned the turn {hint.move}" in hint.detail and "positions" in hint.detail
 
 
-def test_the_board_shows_the_quiet_count_in_its_last_twenty_actions() -> None:
-    assert "no hat taken" not in board_html(board(**FORTRESS, quiet_actions=59).state)
-    assert "no hat taken for 60/80 actions (S5)" in board_html(board(**FORTRESS, quiet_actions=60).state)
+def status_line(game: Game) -> str:
+    """The status line under a board picture, as a reader sees it (the tooltip left out)."""
+    return re.search(r'<div class="hk-sb-status"[^>]*>([^<]*)</div>', board_html(game.state))[1]
+
+
+def test_the_board_says_how_a_quiet_game_stands_long_before_its_draw() -> None:
+    assert "no hat taken" not in status_line(board(**FORTRESS, quiet_actions=19))
+    assert status_line(board(**FORTRESS, quiet_actions=40)).endswith("no hat taken in 40 actions: at 80 it is a draw")
+    near = status_line(board(**FORTRESS, quiet_actions=65))
+    assert near.endswith("no hat taken in 65 actions: at 80 it is a draw, 15 actions from now")
+
+
+def test_the_board_says_the_two_hats_each_count_in_plain_words() -> None:
+    line = status_line(board(white=("e1", "b4"), black=("c3", "h8"), endgame_actions=[3, 2]))
+    assert line.endswith("two hats each: after 20 actions each it is a draw (White 3/20, Black 2/20)")
+
+
+def test_a_draw_count_names_its_ruling_only_in_the_tooltip() -> None:
+    picture = board_html(board(**FORTRESS, quiet_actions=40).state)
+    assert "(S5)" not in status_line(board(**FORTRESS, quiet_actions=40))
+    assert re.search(r'<div class="hk-sb-status" title="Ruling S5: [^"]*quiet-game draw', picture)
+    assert '<div class="hk-sb-status">' in board_html(board(**FORTRESS).state), "no count, no tooltip"

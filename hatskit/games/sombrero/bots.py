@@ -19,17 +19,32 @@ side about to act (its terms go into a hint's detail):
 - **danger**: the same for the opponent, who acts after it;
 - **mobility**: its possible steps minus the opponent's;
 - **closeness**: how near its hatted pieces stand to the opponent's hatted
-  pieces, minus the same for the opponent: what makes a side with nothing to
-  take walk towards something it could take later.
+  pieces, minus the same for the opponent: a side stands better when its
+  pieces reach the opponent's hats sooner than the opponent's reach its own.
 
-The search is limited by the number of positions it looks at, not by time, so
-the same position always gets the same answer (hints in a notebook repeat).
-Ending a turn where the game has already been costs :data:`REPEAT_COST` for
-each earlier time, and the searching side, when it is not behind, counts
-:data:`PROGRESS` for every hat taken on the way by either side
-(:meth:`TurnSearch.progress`), so even trades look good to it and a game moves
-towards S4 or S5. A side down to two hats can still hide them where they
-cannot be flanked; the quiet-game draw (S5, a hatskit decision) ends such a game.
+The search is limited by the number of positions it looks at, so the same
+position gets the same answer (hints in a notebook repeat); a time limit
+(:data:`SEARCH_SECONDS`) is only a safety net for a machine too busy to look at
+them all in time, so that a hint still comes within 1.5 s. The search
+knows the draws of S5, the quiet-game draw included.
+
+Two bots that only weigh these terms can walk round each other for ever, each
+waiting for the other to come near. So the side that searches, when
+it is not behind, also wants the game to move on (:meth:`TurnSearch.progress`):
+
+- every hat taken on the way, by either side, counts :data:`PROGRESS` for it,
+  plus :data:`QUIET_PRESSURE` for each action already made without a hat taken
+  (up to :data:`MOST_PROGRESS`, less than a hat): even trades look good to it,
+  and better the longer the game has been quiet;
+- each king step between its hatted pieces and the nearest enemy hat costs it
+  :data:`APPROACH`: it walks towards something it could take later;
+- ending a turn where the game has already been costs :data:`REPEAT_COST` for
+  each earlier time.
+
+The opponent is assumed not to care, and a side that is behind plays for the
+hats alone. A side down to two or three hats can still hide them in a corner,
+where they cannot be flanked; the quiet-game draw (S5, a hatskit decision) ends
+such a game.
 
 A hint's sentence says what the suggested action and the rest of the planned
 turn do on the board ("this step, followed by c3-b4, saves the hat on c3"),
@@ -43,7 +58,9 @@ Rulings in ``docs/rulings.md``.
 
 from __future__ import annotations
 
+import math
 import random
+import time
 from collections import Counter
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
@@ -57,6 +74,7 @@ from hatskit.games.sombrero.components import (
     ENDGAME_ACTIONS,
     HATLESS,
     HATTED,
+    QUIET_ACTIONS,
     SEAT_NAMES,
     square_name,
 )
@@ -264,13 +282,26 @@ WIN = 1_000_000
 DECIDED = WIN - 10_000  # a value beyond this is a proven win (or loss), whatever repetitions cost on the way
 MAX_TURNS = 6  # the deepest the search goes, in whole turns
 PROGRESS = 20  # for each hat taken during the search, when the searching side is not behind
+QUIET_PRESSURE = 2  # added to PROGRESS for each action of the quiet count (S5) at the root ...
+MOST_PROGRESS = 80  # ... up to this: less than a hat, so a side never gives one away for nothing
+APPROACH = 6  # for each king step between the searching side's hatted pieces and the nearest enemy hat
+# The deepest the search goes, in actions: a quiet count this near its draw (S5) is part of a position.
+QUIET_HORIZON = 2 * MAX_TURNS
+CLOCK_EVERY = 256  # positions searched between two looks at the clock
 REPEAT_COST = 40  # for each earlier time the game stood in the position a turn ends in
 _EXACT, _LOWER, _UPPER = 0, 1, 2
 _ZOBRIST_RNG = random.Random(20240501)
 _ZOBRIST = [[_ZOBRIST_RNG.getrandbits(64) for _ in range(5)] for _ in range(64)]
 _TURN_KEYS = [[_ZOBRIST_RNG.getrandbits(64) for _ in range(3)] for _ in range(2)]
 _COUNT_KEYS = [[_ZOBRIST_RNG.getrandbits(64) for _ in range(ENDGAME_ACTIONS + 1)] for _ in range(2)]
+_QUIET_KEYS = [_ZOBRIST_RNG.getrandbits(64) for _ in range(QUIET_HORIZON + 1)]
 _SIDE_KEYS = [_TURN_KEYS[seat][2] for seat in range(2)]  # a side about to start its turn
+
+
+def progress_per_hat(quiet_actions: int) -> int:
+    """What a hat taken during the search counts for a searching side not behind, after ``quiet_actions``
+    actions in a row without a hat taken (S5): more the longer the game has been quiet, never a whole hat."""
+    return min(PROGRESS + QUIET_PRESSURE * quiet_actions, MOST_PROGRESS)
 
 
 def board_hash(board: list[int]) -> int:
@@ -286,8 +317,9 @@ def turn_start_key(board: list[int], seat: int) -> int:
     return board_hash(board) ^ _SIDE_KEYS[seat]
 
 
-# What taking an action back needs: the hats it took, the hash and bitboards before it, and whether S5 counted it.
-_Played = tuple[list[int], int, list[int], bool]
+# What taking an action back needs: the hats it took, the hash and bitboards before it, whether S5 counted it
+# and the quiet count before it.
+_Played = tuple[list[int], int, list[int], bool, int]
 
 
 def _good_enough(stored: tuple[int, int, int, Action | None] | None, depth: int, alpha: int, beta: int) -> int | None:
@@ -300,8 +332,8 @@ def _good_enough(stored: tuple[int, int, int, Action | None] | None, depth: int,
     return None
 
 
-class _OutOfNodes(Exception):
-    """Raised inside the search when it has looked at as many positions as it may."""
+class _OutOfBudget(Exception):
+    """Raised inside the search when it has looked at as many positions as it may, or its time is up."""
 
 
 class SearchResult(NamedTuple):
@@ -322,13 +354,15 @@ class TurnSearch:
     merges the many action orders that reach the same position.
     """
 
-    def __init__(self, state: SombreroState, seen: Counter[int], max_nodes: float) -> None:
+    def __init__(self, state: SombreroState, seen: Counter[int], max_nodes: float, deadline: float = math.inf) -> None:
         self.board = list(state.board)
         self.bits = bitboards(self.board)
         self.jump_captures = state.options.jump_captures
         self.seen = seen
         self.max_nodes = max_nodes
+        self.deadline = deadline
         self.endgame = list(state.endgame_actions)
+        self.quiet = state.quiet_actions
         self.empty_turns = state.empty_turns
         self.hash = board_hash(self.board)
         self.table: dict[int, tuple[int, int, int, Action | None]] = {}
@@ -337,6 +371,7 @@ class TurnSearch:
         self.partial: tuple[Action, int] | None = None
         self.searcher = state.turn
         self.hats_at_root = self.hats(0) + self.hats(1)
+        self.per_hat = progress_per_hat(state.quiet_actions)
 
     # -- making and taking back actions ---------------------------------
 
@@ -373,26 +408,34 @@ class TurnSearch:
             key ^= _ZOBRIST[square][before] ^ _ZOBRIST[square][after]
             bits[before] ^= bit
             bits[after] ^= bit
-        played = taken, self.hash, self.bits, counted
+        played = taken, self.hash, self.bits, counted, self.quiet
         self.hash, self.bits = key, bits
         self.endgame[seat] += counted
+        self.quiet = 0 if taken else self.quiet + 1
         return played
 
     def _take_back(self, action: Action, seat: int, played: _Played) -> None:
         """Undo :meth:`_play`, restoring the hash, bitboards and S5 counters."""
-        taken, self.hash, self.bits, counted = played
+        taken, self.hash, self.bits, counted, self.quiet = played
         take_back(self.board, action, taken)
         self.endgame[seat] -= counted
 
     def _key(self, seat: int, left: int) -> int:
-        """The transposition key: the board, whose turn and how many actions left, and the S5 counts while they run."""
+        """The transposition key: the board, whose turn and how many actions left, and the S5 counts while they
+        run or the quiet count is near enough to its draw for the search to reach it."""
         key = self.hash ^ _TURN_KEYS[seat][left]
         if self._counting():
             key ^= (
                 _COUNT_KEYS[0][min(self.endgame[0], ENDGAME_ACTIONS)]
                 ^ _COUNT_KEYS[1][min(self.endgame[1], ENDGAME_ACTIONS)]
             )
+        if self.quiet >= QUIET_ACTIONS - QUIET_HORIZON:
+            key ^= _QUIET_KEYS[self.quiet - QUIET_ACTIONS + QUIET_HORIZON]
         return key
+
+    def _drawn(self) -> bool:
+        """Whether a count has reached its draw: S5's at two hats a side, or the quiet count (S5)."""
+        return min(self.endgame) >= ENDGAME_ACTIONS or self.quiet >= QUIET_ACTIONS
 
     # -- ordering ---------------------------------------------------------
 
@@ -420,7 +463,7 @@ class TurnSearch:
         try:
             if self.hats(1 - seat) <= 1:
                 return WIN - ply
-            if min(self.endgame) >= ENDGAME_ACTIONS:
+            if self._drawn():
                 return 0
             if left == 2:
                 return self.search(depth - 1, alpha, beta, seat, 1, ply + 1)
@@ -432,8 +475,8 @@ class TurnSearch:
     def search(self, depth: int, alpha: int, beta: int, seat: int, left: int, ply: int) -> int:
         """Negamax value for ``seat``, who has ``left`` actions of this turn to make."""
         self.nodes += 1
-        if self.nodes > self.max_nodes:
-            raise _OutOfNodes
+        if self.nodes > self.max_nodes or (self.nodes % CLOCK_EVERY == 0 and time.perf_counter() > self.deadline):
+            raise _OutOfBudget
         key = self._key(seat, left)
         if depth <= 0:
             return self.leaf(key, seat)
@@ -466,17 +509,20 @@ class TurnSearch:
         return value + self.progress(seat)
 
     def progress(self, seat: int) -> int:
-        """What the searching side, when not behind, sees in hats taken (by either side) since the root.
+        """What the searching side, when not behind, sees in a game that moves on (the module docstring).
 
-        Only the side that searches counts it, and the opponent is assumed not
-        to care: a contempt for standing still, so that even trades look good to
-        a side level or ahead and a game between two bots moves towards its end
-        (S4, or S5 once both sides are down to two hats).
+        The hats taken (by either side) since the root count ``per_hat``, more
+        the longer the game had been quiet, and its hatted pieces' distance to
+        the enemy hats counts against it. Only the side that searches counts
+        this, and the opponent is assumed not to care: a contempt for standing
+        still, so that even trades look good to a side level or ahead and a game
+        between two bots moves towards its end (S4, or a draw of S5).
         """
-        mine, theirs = self.hats(self.searcher), self.hats(1 - self.searcher)
+        own, enemy = self.bits[HATTED[self.searcher]], self.bits[HATTED[1 - self.searcher]]
+        mine, theirs = own.bit_count(), enemy.bit_count()
         if mine < theirs:
             return 0
-        bonus = PROGRESS * (self.hats_at_root - mine - theirs)
+        bonus = self.per_hat * (self.hats_at_root - mine - theirs) - APPROACH * distance_sum(own, enemy)
         return bonus if seat == self.searcher else -bonus
 
     def stuck(self, depth: int, alpha: int, beta: int, seat: int, left: int, ply: int) -> int:
@@ -516,7 +562,7 @@ class TurnSearch:
             self.partial = None
             try:
                 best = (*self.root(seat, left, depth, order), depth)
-            except _OutOfNodes:
+            except _OutOfBudget:
                 if self.partial is not None:
                     best = (*self.partial, depth)
                 break
@@ -532,8 +578,11 @@ class TurnSearch:
         return (first, stored[3]) if stored and stored[3] else (first,)
 
 
-def search_turn(state: SombreroState, seen: Counter[int], max_nodes: int, rng: random.Random) -> SearchResult:
-    """Iterative deepening over whole turns until about ``max_nodes`` positions are searched.
+def search_turn(
+    state: SombreroState, seen: Counter[int], max_nodes: int, rng: random.Random, deadline: float = math.inf
+) -> SearchResult:
+    """Iterative deepening over whole turns until about ``max_nodes`` positions are searched or, as a safety
+    net, ``deadline`` (a :func:`time.perf_counter` reading) has passed.
 
     ``seen`` counts the turn-start positions the game has been through (keys
     of :func:`turn_start_key`). The first depth (the rest of this turn alone)
@@ -542,12 +591,12 @@ def search_turn(state: SombreroState, seen: Counter[int], max_nodes: int, rng: r
     """
     seat, left = state.turn, state.actions_left
     assert seat is not None, "the game is over"
-    engine = TurnSearch(state, seen, max_nodes=float("inf"))
+    engine = TurnSearch(state, seen, max_nodes=math.inf)
     order = actions_of(engine.board, seat)
     rng.shuffle(order)
     order = engine.ordered(seat, order)
     best = (*engine.root(seat, left, left, order), left)
-    engine.max_nodes = max_nodes
+    engine.max_nodes, engine.deadline = max_nodes, deadline
     action, value, depth = engine.deepen(seat, left, order, best, MAX_TURNS)
     return SearchResult(engine.planned_turn(seat, left, action), value, depth, engine.nodes)
 
@@ -683,7 +732,9 @@ def search_detail(state: SombreroState, result: SearchResult) -> str:
         f"({EVALUATION_WEIGHTS[0]} is worth one hat). Right after the turn it counts: "
         f"{counted.format(opponent=SEAT_NAMES[1 - seat])}. Ending a turn in a position the game has already "
         f"been in costs {REPEAT_COST} for each earlier time, and when you are not behind, every hat taken on the "
-        f"way (by either side) counts {PROGRESS} for you, so that the game moves on."
+        f"way (by either side) counts {progress_per_hat(state.quiet_actions)} for you (more the longer no hat has "
+        f"been taken) and each step between one of your hatted pieces and {SEAT_NAMES[1 - seat]}'s nearest hat "
+        f"costs {APPROACH}, so that the game moves on."
     )
 
 
@@ -810,6 +861,7 @@ class SombreroGreedy(TurnBot):
 # docs/static-site.md (benchmarks/bench_sombrero.py and benchmarks/site.py measure them).
 SERVER_NODES = 50_000
 BROWSER_NODES = 20_000
+SEARCH_SECONDS = 1.2  # the most a turn's search may take however busy the machine: a hint comes within 1.5 s
 
 
 def default_nodes() -> int:
@@ -822,17 +874,22 @@ class SombreroStrong(TurnBot):
 
     A node limit instead of a time limit makes the same position get the same
     hint on every machine of a kind (server or browser: :func:`default_nodes`).
+    ``seconds`` is a safety net on top: on a machine too busy to search
+    ``nodes`` positions in that time, the bot plays the best turn found when
+    the time is up, so a hint still comes within 1.5 s.
     """
 
     name = "strong"
 
-    def __init__(self, seed: int = 0, nodes: int | None = None) -> None:
+    def __init__(self, seed: int = 0, nodes: int | None = None, seconds: float = SEARCH_SECONDS) -> None:
         super().__init__(seed)
         self.nodes = default_nodes() if nodes is None else nodes
+        self.seconds = seconds
 
     def plan(self, state: SombreroState, seen: Counter[tuple[Board, int]]) -> Plan:
+        deadline = time.perf_counter() + self.seconds
         keys = Counter({turn_start_key(list(board), side): count for (board, side), count in seen.items()})
-        result = search_turn(state, keys, self.nodes, self.rng)
+        result = search_turn(state, keys, self.nodes, self.rng, deadline)
         return Plan(result.actions, search_detail(state, result))
 
 

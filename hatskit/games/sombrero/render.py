@@ -50,6 +50,14 @@ _FILL = ("#fbf8ef", "#2b2b2b")
 _LINE = ("#222", "#000")
 _BAND = ("#c0152f", "#e0a100")
 
+# From this many actions in a row without a hat taken, the status line says how near the quiet-game draw is.
+QUIET_NOTICE = 20
+# The rulings behind the draw counts, for the status line's tooltip: the line itself names no ruling id.
+DRAW_RULES = (
+    f"Ruling S5: at two hatted pieces a side, {ENDGAME_ACTIONS} more actions each draw the game; and hatskit's "
+    f"quiet-game draw (S5): {QUIET_ACTIONS} actions in a row without a hat taken draw it (docs/rulings.md)"
+)
+
 
 def piece_svg(seat: int, hatted: bool) -> str:
     """One piece: a disc for its body, plus a sombrero when it wears a hat."""
@@ -111,8 +119,15 @@ def board_html(state: SombreroState, highlight: Iterable[str] | None = None, sta
     table = (
         f'<div class="hk-sb-frame"><table class="hk-sb-board" aria-label="Sombrero board">{"".join(rows)}</table></div>'
     )
-    line = f'<div class="hk-sb-status">{escape(status_text(state))}</div>' if status else ""
+    line = status_html(state) if status else ""
     return f'{style_tag()}<style>{STYLE}</style><div class="hk">{table}{line}</div>'
+
+
+def status_html(state: SombreroState) -> str:
+    """The status line under a board; while it shows a draw count, its tooltip names the rulings behind it."""
+    counting = scoring.outcome(state) is None and bool(draw_counts(positions.view(state, None)))
+    title = f' title="{escape(DRAW_RULES)}"' if counting else ""
+    return f'<div class="hk-sb-status"{title}>{escape(status_text(state))}</div>'
 
 
 def status_text(state: SombreroState) -> str:
@@ -128,14 +143,18 @@ def status_text(state: SombreroState) -> str:
 
 
 def draw_counts(view: Mapping[str, Any]) -> list[str]:
-    """The draw counts a player should watch: S5's at two hats a side, and the quiet count's last 20 actions."""
+    """The draw counts a player should watch, in plain words: the count at two hats a side (S5), and the
+    quiet count (S5, a hatskit decision) from :data:`QUIET_NOTICE` actions on, long before its draw."""
     counts = []
     names = view["names"]
     if view["endgame_counting"]:
         white, black = view["endgame_actions"]
-        counts.append(f"S5 draw count: {names[0]} {white}/{ENDGAME_ACTIONS}, {names[1]} {black}/{ENDGAME_ACTIONS}")
-    if view["quiet_actions"] >= QUIET_WARNING:
-        counts.append(f"no hat taken for {view['quiet_actions']}/{QUIET_ACTIONS} actions (S5)")
+        made = f"{names[0]} {white}/{ENDGAME_ACTIONS}, {names[1]} {black}/{ENDGAME_ACTIONS}"
+        counts.append(f"two hats each: after {ENDGAME_ACTIONS} actions each it is a draw ({made})")
+    quiet = view["quiet_actions"]
+    if quiet >= QUIET_NOTICE:
+        soon = f", {QUIET_ACTIONS - quiet} actions from now" if quiet >= QUIET_WARNING else ""
+        counts.append(f"no hat taken in {quiet} actions: at {QUIET_ACTIONS} it is a draw{soon}")
     return counts
 
 

@@ -222,9 +222,10 @@ class SombreroState(TurnBased):
         """Why the move's second square does not take this step or hat jump, if it does not."""
         apart = distance(move.origin, move.target)
         if apart != 1:
-            what = "a step goes" if isinstance(move, Step) else "a hat jumps"
-            where = "does not leave its square" if apart == 0 else f"is {_NUMBER_WORDS[apart]} squares away"
-            return f"{move} {where}: {what} to one of the 8 neighbouring squares (S2)"
+            origin, target = square_name(move.origin), square_name(move.target)
+            what = "a piece steps" if isinstance(move, Step) else "a hat jumps"
+            where = f"{target} is {_NUMBER_WORDS[apart]} squares away from {origin}" if apart else f"{origin} must move"
+            return f"{where}: {what} only to one of the 8 squares around it (S2)"
         if isinstance(move, Step):
             return self._step_target_reason(move)
         return self._jump_target_reason(move)
