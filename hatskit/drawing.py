@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import html
+import re
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 if TYPE_CHECKING:  # only for the hints: the contract (core) draws its score sheets with this module
     from hatskit.core import Event, Outcome, ScoreLine, ScoreSheet
@@ -87,6 +88,7 @@ RULE_NAMES = {
     "H6": "End", "H7": "Duplicates on the table", "H8": "Hat collection", "H9": "Favorite hat",
     "H10": "Last cookie", "H11": "Winner",
     "O1": "Deal", "O2": "Flip", "O3": "Race", "O4": "Refill", "O5": "Wrong play", "O6": "Falling hat", "O7": "End",
+    "O8": "Every game ends",
     "M1": "Rounds", "M2": "Deal", "M3": "Turn", "M4": "End of round", "M5": "Scoring", "M6": "Card texts",
     "S1": "Setup", "S2": "Actions", "S3": "Capture", "S4": "Win", "S5": "Draw",
 }  # fmt: skip
@@ -257,12 +259,89 @@ def event_html(event: Event) -> str:
     return f"{escape(text)} {rule_tag(event.rule)}"
 
 
+RULE_ID = re.compile(r"\b[HOMS]\d{1,2}\b")  # a ruling id: H10, O3, M4, S2
+_ASIDE = re.compile(r"\s*\(([^()]*)\)")  # an aside in brackets, with the space before it
+
+
+def without_rules(text: str) -> tuple[str, list[str]]:
+    """A sentence as a student reads it, without its ruling ids, and the ids it named, in order.
+
+    "... decline it (M3, M4)." gives ("... decline it.", ["M3", "M4"]); an aside that says more than ids keeps
+    its words: "(your own only, M4)" becomes "(your own only)". Ids only count inside brackets, so a card or a
+    square ("♥5", "e4") is never taken for one.
+    """
+    found: list[str] = []
+
+    def drop(aside: re.Match[str]) -> str:
+        ids = RULE_ID.findall(aside.group(1))
+        if not ids:
+            return aside.group(0)
+        found.extend(ids)
+        words = re.sub(r"\s*[,;]\s*(?=[,;])", "", RULE_ID.sub("", aside.group(1))).strip(" ,;-–")
+        return f" ({words})" if words else ""
+
+    return _ASIDE.sub(drop, text).strip(), found
+
+
+def rule_name(rule: str) -> str:
+    """A ruling id in words, as a "why?" names it: "rule H10: Last cookie"."""
+    name = RULE_NAMES.get(rule, "")
+    return f"rule {rule}: {name}" if name else f"rule {rule}"
+
+
+class Told(NamedTuple):
+    """One line of the message line: what a student reads (``text``, no ids), and the sentences behind it
+    (``sources``, the engine's, ids and all: an :class:`~hatskit.core.Event` or a sentence), bold or not."""
+
+    text: str
+    sources: tuple[Event | str, ...] = ()
+    strong: bool = False
+
+    @classmethod
+    def of(cls, source: Event | str, strong: bool = False) -> Told:
+        """A sentence (or an event) shown whole, without its ids."""
+        return cls(without_rules(str(source))[0], (source,), strong)
+
+
+def told_html(lines: Sequence[Told | Event | str], notes: Sequence[str] = ()) -> str:
+    """A message as a student reads it: each line without its ruling ids, then ONE folded "why?" for the
+    whole message, naming every rule its sentences applied ("rule H10: Last cookie").
+
+    The one place every table turns the engines' sentences (ids and all) into the message line: narration,
+    refusals, notes and hints. A sentence that says more than its line shows (a bot's move told short) is
+    given whole in the "why?", with its rules; ``notes`` (a hint's numbers) come last. Without ids or notes
+    there is no "why?". The fold follows the lines, so a screen reader (the message line is a live region,
+    ``role="log"``) reads the lines first and then only "why?", closed.
+    """
+    told = [line if isinstance(line, Told) else Told.of(line) for line in lines]
+    shown = "<br>".join(f"<b>{escape(line.text)}</b>" if line.strong else escape(line.text) for line in told)
+    items: list[str] = []
+    named: set[str] = set()
+    for line in told:
+        for source in line.sources:
+            full, rules = without_rules(str(source))
+            rule = getattr(source, "rule", None)
+            rules += [rule] if rule is not None and rule not in rules else []
+            fresh = [rule for rule in rules if rule not in named]
+            if full not in line.text:  # the line told it short: the whole sentence, with its rules
+                names = f' — <span class="hk-rule">{escape(", ".join(map(rule_name, rules)))}</span>' if rules else ""
+                items.append(f"{escape(full)}{names}")
+            else:
+                items += [f'<span class="hk-rule">{escape(rule_name(rule))}</span>' for rule in fresh]
+            named.update(rules)
+    items += [escape(note) for note in notes if note]
+    if not items:
+        return shown
+    listed = "".join(f"<li>{item}</li>" for item in items)
+    return f'{shown}<details class="hk-why"><summary>why?</summary><ul>{listed}</ul></details>'
+
+
 def score_panel_html(sheet: ScoreSheet, outcome: Outcome | None) -> str:
     """A score sheet in short: the outcome (or "if the game ended now") and the totals lead,
     each player's lines folded away behind their total (a <details> per player)."""
-    lead = f"<b>{escape(outcome.reason)}</b>" if outcome is not None else ""
+    lead = f"<b>{escape(without_rules(outcome.reason)[0])}</b>" if outcome is not None else ""  # the ids: in "how?"
     if not sheet.final:
-        lead = f"If the game ended now{_note(sheet.note)}:"
+        lead = f"If the game ended now{_note(without_rules(sheet.note)[0])}:"
     totals = sheet.totals
     folds = [_player_fold(sheet, seat, name, totals[seat]) for seat, name in enumerate(sheet.seat_names)]
     for team, points in zip(sheet.teams or (), sheet.team_totals or (), strict=True):
@@ -273,12 +352,11 @@ def score_panel_html(sheet: ScoreSheet, outcome: Outcome | None) -> str:
 
 def move_list_html(plies: Sequence[Sequence[Event]], shown: int) -> str:
     """The game's moves as a numbered list, each told by its events (public words only, as the message
-    line tells them); the move that led to the shown position is marked (bold, a ◀, aria-current)."""
+    line tells them, without their rule ids: a move stepped to is told on the message line, its rules behind
+    "why?"); the move that led to the shown position is marked (bold, a ◀, aria-current)."""
     marked = ' class="hk-last" aria-current="step"'
-    items = [
-        f"<li{marked if number == shown else ''}>{'; '.join(event_html(event) for event in events) or 'a move'}</li>"
-        for number, events in enumerate(plies, start=1)
-    ]
+    told = ["; ".join(escape(without_rules(event.text)[0]) for event in events) or "a move" for events in plies]
+    items = [f"<li{marked if number == shown else ''}>{line}</li>" for number, line in enumerate(told, start=1)]
     body = f'<ol class="hk-movelist">{"".join(items)}</ol>' if items else "<div>No moves yet.</div>"
     return f'<div class="hk hk-panel"><div class="hk-lead"><b>Moves</b></div>{body}</div>'
 

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import html
 import json
 import os
 import random
+import re
 from collections import Counter
 from collections.abc import Iterator
 from typing import Any
@@ -139,6 +141,25 @@ def play_first_option(table: HatsTable) -> None:
         table.position_buttons[targets[0] - 1].click()
     else:
         table.black_hat_button.click()
+
+
+RULE_ID = re.compile(r"\b[HOMS]\d{1,2}\b")  # a ruling id, as docs/rulings.md names them
+FOLD = re.compile(r"<details\b.*?</details>", re.S)
+
+
+def _plain(markup: str) -> str:
+    """Markup's text: tags removed, entities read, spaces collapsed."""
+    return " ".join(html.unescape(re.sub(r"<[^>]+>", " ", markup)).split())
+
+
+def said(line: ui.HTML) -> str:
+    """What a message line says by default: its text outside the folded "why?"."""
+    return _plain(FOLD.sub(" ", line.value))
+
+
+def why(line: ui.HTML) -> str:
+    """What a message line's folded "why?" says ("" when it has none)."""
+    return " ".join(_plain(fold) for fold in FOLD.findall(line.value))
 
 
 def walk(part: ui.Part | ui.Surface) -> Iterator[ui.Part]:

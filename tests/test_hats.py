@@ -105,13 +105,11 @@ def test_h2_same_type_takes_any_value_and_higher_takes_any_type() -> None:
 def test_h2_equal_or_lower_value_of_another_type_is_refused_with_the_reason() -> None:
     game = start()
     reason = game.why_illegal("♠4@2")
-    assert reason == (
-        "♠4 cannot take ♦4 at position 2: the types differ and 4 is equal to 4; it must be the same type or higher (H2)"
-    )
+    assert reason == "♠4 cannot take ♦4 at position 2: only a ♦ or a number higher than 4 can (H2)"
     with pytest.raises(IllegalMoveError) as caught:
         game.play("♠4@2")
     assert caught.value.reason == reason and game.ply == 0
-    assert "is lower than" in game.why_illegal("⎈2@2")
+    assert "only a ♦ or a number higher than 4 can" in game.why_illegal("⎈2@2")
     assert "does not exist" in game.why_illegal("⎈6@7")
     assert game.why_illegal("♣1@1") == "♣1 is not in Ana's hand"
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 from pathlib import Path
 from typing import Any
 
@@ -17,8 +18,8 @@ import pytest
 import hatskit
 from hatskit.lessons import LessonError, lesson_bots, load_lessons
 from tests.conftest import NOTEBOOK_DIR
-from tests.helpers import press
-from widgets import HatsOffTable, HatsTable, MadderTable, SombreroTable
+from tests.helpers import press, walk
+from widgets import HatsOffTable, HatsTable, MadderTable, SombreroTable, ui
 from widgets.frame import TableFrame
 from widgets.parts import is_shown
 
@@ -82,6 +83,21 @@ def test_after_every_lessons_star_the_same_table_plays_on_to_the_games_end(path:
             assert table.try_move(str(rng.choice(table.reader_moves()))), table.message.value
             assert table.game.ply > before and table.live
         assert table.game.is_over, f"{lesson.key}: no end after 2000 moves"
+
+
+@pytest.mark.parametrize("path", LESSON_FILES, ids=lambda path: path.stem)
+def test_what_a_step_says_to_press_is_named_as_the_screen_shows_it(path: Path) -> None:
+    """A name in quotes in a step ("“into Ana's inventory”", "“Boater”") is what a button shown at that step
+    says, not its tooltip ("take the Boater from the assembly line"): the reader follows the screen."""
+    table = lesson_table(path)
+    guide = table.guide
+    for index, lesson in enumerate(guide.lessons):
+        press(table, guide.buttons[index], do="click")
+        for step in lesson.steps:
+            shown = {part.description for part in walk(table) if isinstance(part, ui.Button) and is_shown(part)}
+            missing = [name for name in re.findall(r"“([^”]+)”", step.say) if name not in shown]
+            assert not missing, f"{lesson.key}: {step.say!r} names {missing}, and no button shown says that"
+            play_step(table)
 
 
 def move_on_from_a_rounds_end(table: TableFrame) -> None:

@@ -11,15 +11,18 @@ import html
 import re
 import sys
 import types
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any, Self
 
 import pytest
 
 import hatskit
+from hatskit.bots import Hint
 from hatskit.core import Event, Game, GameSpec, InvalidMoveError, Outcome, ScoreLine, ScoreSheet
-from widgets import ui
+from hatskit.drawing import RULE_NAMES, Told, rule_name, told_html, without_rules
+from tests.helpers import RULE_ID, play_first_option, said, select, why
+from widgets import HatsOffTable, HatsTable, MadderTable, SombreroTable, ui
 from widgets.frame import BOT, TableFrame
 from widgets.parts import is_shown
 from widgets.scheduler import ManualClock
@@ -220,3 +223,112 @@ def test_bots_play_a_whole_race_at_once_without_a_delay() -> None:
 def test_a_loaded_position_shows_no_deal_number() -> None:
     table = SnapTable(hatskit.load({"game": "snap", "wins": [1, 0, 0]}), clock=ManualClock())
     assert table.setup.seed_box.value == "" and text(table.wins_line) == "Ana: 1 · Ben: 0 · Cleo: 0"
+
+
+# ------------------------------------------------------------------ the words a student reads
+
+
+class CitingBot:
+    """A stand-in strong bot whose hint's reason cites a rule, as the engines' sentences do."""
+
+    name = "citing"
+
+    def __init__(self, rule: str) -> None:
+        self.rule = rule
+
+    def choose(self, seat_view: Any) -> Any:
+        return seat_view.legal_moves()[0]
+
+    def hint(self, seat_view: Any) -> Hint:
+        return Hint(seat_view.legal_moves()[0], f"it is the move the rules want here ({self.rule})", "1 in 3 worlds")
+
+
+def hats_case() -> tuple[TableFrame, Callable[[], None], Callable[[], None]]:
+    table = HatsTable(hatskit.new_game("hats", players=3, seed=7), ("reader", "greedy", "greedy"), bot_delay=0)
+    card, position = next(
+        (str(card), p)
+        for card in table.game.state.hands[0]
+        for p in range(1, 7)
+        if table.game.why_illegal(f"{card}@{p}")
+    )
+
+    def refuse() -> None:
+        select(table, card)
+        table.position_buttons[position - 1].click()
+
+    return table, lambda: play_first_option(table), refuse
+
+
+def madder_case() -> tuple[TableFrame, Callable[[], None], Callable[[], None]]:
+    table = MadderTable(hatskit.new_game("madder", players=3, seed=7), ("reader", "greedy", "greedy"), bot_delay=0)
+    return table, lambda: table.try_move(str(table.reader_moves()[0])), table.line_buttons[0].click
+
+
+def sombrero_case() -> tuple[TableFrame, Callable[[], None], Callable[[], None]]:
+    table = SombreroTable(hatskit.new_game("sombrero"), ("reader", "greedy"), bot_delay=0)
+    return (
+        table,
+        lambda: [table.press(square) for square in ("e1", "e2")],
+        lambda: [table.press(s) for s in ("e2", "e4")],
+    )
+
+
+def hats_off_case() -> tuple[TableFrame, Callable[[], None], Callable[[], None]]:
+    table = HatsOffTable(hatskit.new_game("hats-off", players=3, seed=7), mode="step", bot_delay=0)
+    return table, lambda: table.try_move(str(table.reader_moves()[0])), lambda: table.try_move("Ana:flip")
+
+
+# Each game's table, what its narration, its refusal and a hint cite: (case, narrated, refused, hinted).
+CASES = {
+    "hats": (hats_case, "H2", "H2", "H4"),
+    "madder": (madder_case, "M3", "M4", "M3"),
+    "sombrero": (sombrero_case, "S2", "S2", "S3"),
+    "hats-off": (hats_off_case, "O1", "O1", "O3"),
+}
+
+
+@pytest.mark.parametrize("game_id", CASES)
+def test_the_message_line_says_no_rule_id_and_names_the_rules_behind_one_why(game_id: str) -> None:
+    """Narration, a refusal and a hint, each in a student's words; the rules wait, named, behind "why?"."""
+    case, narrated, refused, hinted = CASES[game_id]
+    table, play, refuse = case()
+    for act, rule, error in ((play, narrated, False), (refuse, refused, True)):
+        act()
+        assert ("hk-error" in table.message._dom_classes) == error, table.message.value
+        assert not RULE_ID.search(said(table.message)), said(table.message)
+        assert f"{rule_name(rule)}" in why(table.message) and table.message.value.count("<details") == 1
+    table.hint_bot = CitingBot(hinted)
+    table.hint_button.click()
+    assert said(table.message).startswith("Hint: ") and not RULE_ID.search(said(table.message))
+    assert f"{rule_name(hinted)}" in why(table.message) and "1 in 3 worlds" in why(table.message)
+    assert rule_name(hinted) == f"rule {hinted}: {RULE_NAMES[hinted]}"
+
+
+def test_a_sentence_loses_its_ids_and_keeps_its_words() -> None:
+    assert without_rules("Click a lit hat, or decline it (M3, M4).") == (
+        "Click a lit hat, or decline it.",
+        ["M3", "M4"],
+    )
+    assert without_rules("into Ben's inventory (M3; at the end of the round your own only, M4)") == (
+        "into Ben's inventory (at the end of the round your own only)",
+        ["M3", "M4"],
+    )
+    assert without_rules("Cleo exchanged ★4 for ★5 at position 3 (same type ★)") == (
+        "Cleo exchanged ★4 for ★5 at position 3 (same type ★)",
+        [],
+    )
+    assert without_rules("e4 is taken: a step goes to an empty square (S2)") == (
+        "e4 is taken: a step goes to an empty square",
+        ["S2"],
+    )
+
+
+def test_a_message_told_short_gives_the_whole_sentence_behind_why_and_reads_lines_first() -> None:
+    exchange, cookie = Event("Cleo exchanged ★4 for ★5 at position 3 (same type ★)", "H2"), Event("Cleo wins (H11)")
+    message = told_html([Told("Cleo exchanged ★4 for ★5 at position 3", (exchange,)), Told.of(cookie, strong=True)])
+    shown, fold = message.split("<details", 1)
+    assert shown == "Cleo exchanged ★4 for ★5 at position 3<br><b>Cleo wins</b>"  # a screen reader reads these first
+    assert fold.startswith(' class="hk-why"><summary>why?</summary>') and message.endswith("</details>")
+    assert "Cleo exchanged ★4 for ★5 at position 3 (same type ★) — " in fold and "rule H2: Exchange" in fold
+    assert "rule H11: Winner" in fold and "Cleo wins" not in fold, "a sentence shown whole is not told again"
+    assert told_html(["Link copied."]) == "Link copied.", "no ids, no why?"

@@ -16,9 +16,23 @@ from jupyter_client.manager import start_new_kernel
 import hatskit
 from hatskit import Game
 from hatskit.bots import Hint
-from hatskit.drawing import score_panel_html
+from hatskit.drawing import score_panel_html, without_rules
 from hatskit.games.hats import Back, BlackHat, Discard, Exchange, Swap
-from tests.helpers import hand, marked, play_first_option, press, select, select_once, shown_strings, tea_table, walk
+from hatskit.games.hats.bots import HatsBot, what_to_do
+from tests.helpers import (
+    RULE_ID,
+    hand,
+    marked,
+    play_first_option,
+    press,
+    said,
+    select,
+    select_once,
+    shown_strings,
+    tea_table,
+    walk,
+    why,
+)
 from widgets import HatsTable, ui
 from widgets.parts import is_shown
 from widgets.scheduler import ManualClock
@@ -59,6 +73,21 @@ def test_selecting_a_card_highlights_exactly_its_legal_positions() -> None:
     assert any(seen) and any(len(targets) < len(tea_table(table)) for targets in seen)
 
 
+def test_a_picked_card_marks_the_actions_it_may_take_as_allowed_and_a_press_there_plays() -> None:
+    table = new_table()
+    actions = [table.black_hat_button, table.optional_button]
+    assert not any("hk-legal" in button._dom_classes for button in actions), "nothing picked up, nothing allowed"
+    card = hand(table)[0]
+    select(table, card)
+    assert all("hk-legal" in button._dom_classes for button in actions), "black hat and discard, before a main move"
+    before = table.game.ply
+    table.optional_button.click()
+    assert table.game.ply == before + 1 and str(table.game.history[before]) == f"discard {card}"
+    select(table, hand(table)[0])
+    assert "hk-legal" in table.black_hat_button._dom_classes
+    assert "hk-legal" not in table.optional_button._dom_classes, "one discard a turn, then the main action"
+
+
 def test_cards_are_named_by_text_and_tooltip() -> None:
     table = new_table()
     view = table.game.view(0)
@@ -96,8 +125,8 @@ def test_an_illegal_click_explains_and_changes_nothing() -> None:
     before = (game.history, tea_table(table), hand(table), table.score_panel.value)
     select(table, card)
     table.position_buttons[position - 1].click()
-    assert game.why_illegal(f"{card}@{position}") in text(table.message)
-    assert "(H2)" in text(table.message) and "hk-error" in table.message._dom_classes
+    assert said(table.message) == without_rules(game.why_illegal(f"{card}@{position}"))[0]
+    assert "rule H2: Exchange" in why(table.message) and "hk-error" in table.message._dom_classes
     assert (game.history, tea_table(table), hand(table), table.score_panel.value) == before
     assert table.selected == card  # the reader may try another position at once
 
@@ -152,7 +181,8 @@ def test_a_full_game_against_greedy_and_strong_bots_by_clicks() -> None:
         play_first_option(table)
     outcome = game.outcome()
     assert game.is_over and outcome is not None
-    assert outcome.reason in text(table.message) and "over" in text(table.status)
+    assert without_rules(outcome.reason)[0] in said(table.message) and "over" in text(table.status)
+    assert "rule H11: Winner" in why(table.message)
     for seat, favorite in enumerate(game.view(0)["favorites"]):
         assert f'title="{favorite}"' in table.seat_rows[seat].value
     assert not is_shown(table.hand_row) and not is_shown(table.actions_row), "the hand's last card is the favorite"
@@ -227,7 +257,8 @@ def test_the_hint_marks_a_legal_move_and_gives_a_reason() -> None:
     table = new_table()
     table.hint_button.click()
     move = table.game.parse(table.hint_move)
-    assert table.game.why_illegal(move) is None and text(table.message).startswith(f"Hint: {move}.")
+    words = what_to_do(table.game.view(0), move)  # the move in words, not its notation
+    assert table.game.why_illegal(move) is None and said(table.message).startswith(f"Hint: {words}. ")
     assert [b.description for b in table.hand_buttons if "hk-hint" in b._dom_classes] == [str(move.card)]
     if isinstance(move, Exchange):
         assert marked(table.position_buttons, "hk-hint") == {move.position}
@@ -591,10 +622,11 @@ def test_a_card_that_fits_no_position_says_so_and_a_good_pick_clears_a_refusal()
     table.position_buttons[0].click()
     assert "hk-error" in table.message._dom_classes
     select(table, "⎈3")  # no ⎈ on the table, and every card there is 3 or more
-    assert "⎈3 fits no position on the tea table now" in text(table.message) and "black hat (H3)" in text(table.message)
+    assert "⎈3 can take no card on the tea table now" in said(table.message)
+    assert "You can still make ⎈3 a black hat." in said(table.message) and "rule H3" in why(table.message)
     assert not marked(table.position_buttons, "hk-legal") and "hk-error" not in table.message._dom_classes
     select(table, "♣6")
-    assert "fits no position" not in text(table.message) and marked(table.position_buttons, "hk-legal")
+    assert "can take no card" not in text(table.message) and marked(table.position_buttons, "hk-legal")
 
 
 def test_after_the_end_the_cards_are_off_and_the_seats_show_their_final_collections() -> None:
@@ -612,12 +644,11 @@ def test_after_the_end_the_cards_are_off_and_the_seats_show_their_final_collecti
         assert f'title="{view["favorites"][seat]}"' in row.value
 
 
-def test_events_show_their_rule_ids_as_tags() -> None:
+def test_events_name_their_rules_behind_one_why() -> None:
     table = new_table()
     play_first_option(table)
-    tags = re.findall(r'<abbr class="hk-rule" title="([^"]+)">\((H\d+)\)</abbr>', table.message.value)
-    assert len(tags) == sum(len(events) for events in table.game.events) >= 3
-    assert ("rule H2: Exchange", "H2") in tags or ("rule H3: Black hat", "H3") in tags
+    assert table.message.value.count("<details") == 1 and not RULE_ID.search(said(table.message))
+    assert "rule H2: Exchange" in why(table.message) or "rule H3: Black hat" in why(table.message)
 
 
 # ------------------------------------------------------------------ the score panel and hints
@@ -629,7 +660,7 @@ def test_the_score_panel_leads_with_totals_and_folds_each_players_lines() -> Non
         play_first_option(table)
     panel = table.score_panel.value
     outcome, sheet = table.game.outcome(), table.game.score()
-    assert outcome is not None and panel.index(html.escape(outcome.reason)) < panel.index("<details>")
+    assert outcome is not None and panel.index(html.escape(without_rules(outcome.reason)[0])) < panel.index("<details>")
     assert panel.count("<details>") == 3
     lead = re.sub(r"<details>.*?</summary>.*?</details>", "", panel)
     assert "<tr" not in lead  # no line outside the folds
@@ -657,8 +688,50 @@ def test_a_hint_shows_its_reason_with_the_numbers_folded_behind_why() -> None:
     table.hint_button.click()
     message = table.message.value
     move = table.game.legal_moves()[0]
-    assert message.startswith(html.escape(f"Hint: {move}. this keeps <your> best card"))
-    assert "<details><summary>why?</summary>value 3 &lt; 5 &amp; &lt;b&gt;wins&lt;/b&gt;</details>" in message
+    words = what_to_do(table.game.view(0), move)
+    assert message.startswith(html.escape(f"Hint: {words}. This keeps <your> best card."))
+    assert "<summary>why?</summary><ul><li>value 3 &lt; 5 &amp; &lt;b&gt;wins&lt;/b&gt;</li></ul></details>" in message
+
+
+# ♦2, ♦3 and ♦4 can each take only ♦6, at position 1: the strong bot hints a discard (as in test_bots.py).
+DISCARD_HINT = {
+    "game": "hats",
+    "players": 2,
+    "to_move": 0,
+    "played": [4, 4],
+    "seed": 3,
+    "table": ["♦6", "♠6", "♥4", "♥3", "★3"],
+    "hands": [["♣5", "♦3", "♦2", "♦4", "★1"], ["♣3", "♣1", "♥2", "♥6", "♣6"]],
+    "collections": [["★5", "♥1", "★4", "♠1"], ["♠2", "♥5", "★2"]],
+    "black_hats": [[], ["♠4"]],
+    "cookie": 1,
+}
+
+
+def test_a_hint_is_one_sentence_on_what_to_do_and_one_on_why() -> None:
+    table = HatsTable(hatskit.load(DISCARD_HINT), ("reader", "greedy"), bot_delay=0)
+    table.hint_bot = HatsBot(2)
+    table.hint_button.click()
+    hint = said(table.message)
+    sentences = re.fullmatch(r"Hint: ([^.]+)\. ([^.]+)\.", hint)
+    assert sentences, f"two sentences, what to do and why: {hint!r}"
+    what, because = sentences.groups()
+    card = str(table.game.parse(table.hint_move).card)
+    assert what == f"discard {card} and draw a new card from the deck, before your main action"
+    assert because == f"{card} can only take the card at position 1"
+    assert "a discard is worth it" in why(table.message) and not RULE_ID.search(hint)
+
+
+def test_a_bots_turn_is_one_short_line_a_move_with_the_detail_behind_why() -> None:
+    table = new_table()
+    table.try_move(str(table.reader_moves()[0]))
+    shown = html.unescape(table.message.value.split("<details", 1)[0]).split("<br>")
+    assert len(shown) == len(table.recent_plies()) == 3, "Ana's move and the two bots' answers, a line each"
+    assert shown[2] == "Cleo exchanged ♣4 for ✿1 at position 6 and takes the last cookie"
+    for event in (event for ply in table.recent_plies() for event in table.game.events[ply]):
+        assert without_rules(event.text)[0] in why(table.message), "the whole sentence, for the curious"
+    assert not RULE_ID.search(said(table.message)) and ":" not in said(table.message)
+    assert "rule H2: Exchange" in why(table.message) and "rule H10: Last cookie" in why(table.message)
 
 
 # ------------------------------------------------------------------ playing inside a replay

@@ -12,7 +12,18 @@ import ipywidgets as widgets
 import hatskit
 from hatskit.games.madder import DECLINE, Play
 from hatskit.games.madder.components import hat_words
-from tests.helpers import CLERK, COLLECTOR, TAILOR, TRENDSETTER, end_position, turn_position, widget_states
+from tests.helpers import (
+    CLERK,
+    COLLECTOR,
+    RULE_ID,
+    TAILOR,
+    TRENDSETTER,
+    end_position,
+    said,
+    turn_position,
+    why,
+    widget_states,
+)
 from widgets import MadderTable
 from widgets.parts import is_shown
 
@@ -84,7 +95,7 @@ def test_a_hat_clicked_into_an_opponents_inventory() -> None:
     table.target_buttons[1].click()
     game = table.game
     assert game.history[0] == Play("Homburg", 1) and game.ply >= 3, "both bots answered"
-    assert "Ana put a Homburg into Ben's inventory (M3)" in text(table.message)
+    assert "Ana put a Homburg into Ben's inventory" in said(table.message) and "rule M3: Turn" in why(table.message)
     assert "Homburg" in [b.description for b in inventory_cards(table, 1)] and "Homburg" not in hand(table)
     assert "Newsboy" in hand(table), "Ana took the line's first hat"
 
@@ -106,7 +117,7 @@ def test_an_illegal_click_says_why_and_changes_nothing() -> None:
     click_hat(table, "Beret")
     assert [("hk-legal" in b._dom_classes) for b in table.target_buttons] == [True, False, False]
     table.target_buttons[1].click()
-    assert "own inventory only" in text(table.message) and "(M4)" in text(table.message)
+    assert "own inventory only" in said(table.message) and "rule M4: End of round" in why(table.message)
     assert "hk-error" in table.message._dom_classes and table.game.ply == 0
     click_hat(table, "Beret")  # put down again: the table looks as before
     assert widget_states(table.table_area) == before
@@ -160,13 +171,15 @@ def test_a_line_hat_clicked_when_no_ability_may_take_it_says_why_and_changes_not
     table_parts = (table.line_row, table.choice_box, *table.hand_buttons, *table.target_buttons)
     before = [widget_states(part) for part in table_parts]
     table.line_buttons[0].click()
-    assert "Nothing may choose the Newsboy from the assembly line now" in text(table.message)
+    refusal = said(table.message)  # what to do instead, in the student's words; the rules wait behind "why?"
+    assert "You can't move the Newsboy from the assembly line yourself" in refusal and not RULE_ID.search(refusal)
+    assert "Play a hat from your hand into an inventory instead." in refusal and "rule M3: Turn" in why(table.message)
     assert table.game.ply == 0 and [widget_states(part) for part in table_parts] == before
     click_hat(table, "Homburg*")
     table.target_buttons[0].click()  # Closing-Down Sale: it discards from an inventory, not from the line
     ply = table.game.ply
     table.line_buttons[1].click()
-    assert "cannot choose the Stetson from the assembly line" in text(table.message) and table.game.ply == ply
+    assert "can't choose the Stetson from the assembly line" in text(table.message) and table.game.ply == ply
     assert table.line_buttons[1].tooltip == "Stetson, hat 2 on the assembly line" and is_shown(table.decline_button)
 
 
@@ -177,7 +190,7 @@ def test_a_premium_ability_is_declined() -> None:
     assert is_shown(table.decline_button)
     assert "take the Trilby from the assembly line" in {b.tooltip for b in lit(table.line_buttons)}
     click_hat(table, "Beret")
-    assert "first use the waiting ability or decline it" in text(table.message)
+    assert "Your Beret has to wait: first click a lit hat to use the card that waits" in said(table.message)
     table.decline_button.click()
     assert table.game.history[1] == DECLINE and "Ana declined Extra! Extra!" in text(table.message)
     assert not is_shown(table.decline_button)
@@ -199,7 +212,7 @@ def test_an_ability_with_many_choices_asks_for_your_hat_first_then_the_other() -
     fedora = card(table, "pick up the Fedora from your inventory, then choose what becomes of it")
     ben_boater = inventory_cards(table, 1)[0]
     ben_boater.click()  # Ben's hat is the second step of a swap, not the first
-    assert "cannot choose the Boater from Ben's inventory" in text(table.message) and table.game.ply == 0
+    assert "can't choose the Boater from Ben's inventory" in text(table.message) and table.game.ply == 0
     fedora.click()
     assert "hk-selected" in fedora._dom_classes
     assert "Now click the lit hat to swap the Fedora from your inventory for" in text(table.ability_prompt)
@@ -308,8 +321,13 @@ def test_end_of_round_done_then_the_haberdasher_step_and_the_round_table() -> No
     assert is_shown(table.round_end_box) and "Round 1 is over" in end, "the scored shops stay until the reader goes on"
     assert "Fedora: +1 1 Fedora: exactly one hat of a style scores 1" in end and "(M5)" not in end
     assert table.game.view(0)["to_move"] != 0 and not table.scheduler.pending(), "the bots wait for the reader"
+    waiting = "Round 1 is over: see its points, then press “on to round 2”."
+    assert text(table.status) == waiting and waiting in text(table.message), "the wait is said where the reader looks"
+    parts = list(table.table_area.children)
+    assert parts.index(table.round_end_box) > parts.index(table.ring.bottom), "under the reader's own seat"
     table.next_round_button.click()
     assert not is_shown(table.round_end_box)
+    assert waiting not in text(table.status) + text(table.message), "the bots play on"
     rows = text(table.round_table)
     points = table.game.view(0)["scores"][0]
     assert f"round 1 {' '.join(map(str, points))}" in rows and "game total" in rows

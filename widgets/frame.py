@@ -3,8 +3,9 @@
 A view is a :class:`TableFrame` subclass that draws one game's table. The
 frame owns what is the same for every game: a set-up panel folded under *New
 game…* (deal number, players, who sits where, rule options), a status line (who may act),
-a message line (the narration of the last moves with their rule ids, or why a
-move is not allowed), a step bar through the history (first, back, a slider
+a message line (the narration of the last moves, or why a move is not
+allowed, in a student's words: the rule ids wait behind one "why?",
+``hatskit.drawing.told_html``), a step bar through the history (first, back, a slider
 saying "move 3 of 12", forward, last), undo, a hint from the strong bot, the
 score panel, sharing folded under *Share…* and the bots at the table.
 
@@ -20,7 +21,8 @@ game's :class:`~hatskit.core.GameSpec`. A subclass writes:
 - its clicks call :meth:`TableFrame.select` to pick up a card or piece and
   :meth:`TableFrame.try_move` with a move's notation;
 - optionally :meth:`TableFrame.no_target_text` (what to say when a picked item
-  can go nowhere), :meth:`TableFrame.bot_delay_for` and
+  can go nowhere), :meth:`TableFrame.paused` (what the table waits for the
+  reader to press before anyone plays on), :meth:`TableFrame.bot_delay_for` and
   :meth:`TableFrame.bot_move` (a race game's reaction times and timed plays).
 
 It may read :attr:`hint_move` (the move a hint suggested), :meth:`reader_moves`
@@ -61,7 +63,7 @@ from typing import Any, ClassVar, Protocol, Self
 import hatskit
 from hatskit.bots import Bot, make_bot
 from hatskit.core import Event, Game, GameSpec
-from hatskit.drawing import event_html, move_list_html, score_panel_html
+from hatskit.drawing import Told, move_list_html, score_panel_html, told_html
 from hatskit.lessons import load_lessons
 from widgets import ui
 from widgets.clipboard import Clipboard
@@ -198,6 +200,14 @@ class TableFrame(View):
         del item
         return None
 
+    def paused(self) -> str | None:
+        """What the table waits for the reader to press before anyone plays on (None: it waits for nothing).
+
+        The status line says it instead of "thinking…", and the message line ends with it, where the reader
+        looks after a move: a wait the reader does not see looks like a table that has stopped.
+        """
+        return None
+
     def bot_delay_for(self, seat: int) -> float:
         """How long the bot in ``seat`` takes before it acts (a race view draws reaction times here)."""
         del seat
@@ -289,13 +299,14 @@ class TableFrame(View):
         self.show_table(self.shown().view(self.viewer))
         note = None if item is None or not self.decides() else self.no_target_text(item)
         if note is not None:
-            self._set_message(html.escape(note), error=False, passing=True)
+            self._set_message(told_html([note]), error=False, passing=True)
         elif self._passing_message:
             self.narrate()
 
     def say(self, text: str, error: bool = False) -> None:
-        """Put a plain-text sentence in the message line (marked as an error if it is one)."""
-        self._set_message(html.escape(text), error)
+        """Put a plain-text sentence in the message line (marked as an error if it is one); its rule ids, such as
+        an engine's refusal carries, go behind "why?"."""
+        self._set_message(told_html([text]), error)
 
     def recent_plies(self) -> range:
         """The plies of the moves the message line tells of: the reader's move and the bots' answers, or the step."""
@@ -361,8 +372,8 @@ class TableFrame(View):
         self.hint_move = hint.move
         self.refresh()
         self.preselect(hint.move)
-        detail = f"<details><summary>why?</summary>{html.escape(hint.detail)}</details>" if hint.detail else ""
-        self._set_message(html.escape(f"Hint: {self.move_words(hint.move)}. {hint.reason}") + detail, error=False)
+        hinted = f"Hint: {self.move_words(hint.move)}. {_sentence(hint.reason)}"
+        self._set_message(told_html([hinted], notes=[hint.detail]), error=False)  # what, why, the numbers folded
 
     def hint_seat(self) -> int:
         """The seat a hint is for: the reader who decides at the shown position (a table may let the reader choose)."""
@@ -399,21 +410,29 @@ class TableFrame(View):
         self.show_table(self.guard.view(shown))
 
     def narrate(self) -> None:
-        """The message line tells the events of the recent moves, each with its rule id, and the outcome once."""
+        """The message line tells the recent moves and the outcome once, their rules named behind one "why?"."""
         shown = self.shown()
         events = self.told([event for ply in self.recent_plies() for event in self.game.events[ply]])
         outcome = shown.outcome()
         ending = None if outcome is None else outcome.reason
-        lines = [f"<b>{event_html(event)}</b>" if event.text == ending else event_html(event) for event in events]
+        lines = [line._replace(strong=ending in map(str, line.sources)) for line in self.said(events)]
         if ending is not None and ending not in (event.text for event in events):
-            lines.append(f"<b>{html.escape(ending)}</b>")
+            lines.append(Told.of(ending, strong=True))
         if not lines:
-            lines.append(html.escape(f"{self._acting_names(shown)} to move."))
-        self._set_message("<br>".join(lines), error=False)
+            lines.append(Told(f"{self._acting_names(shown)} to move."))
+        waiting = self.paused()
+        if waiting is not None:
+            lines.append(Told(waiting, strong=True))
+        self._set_message(told_html(lines), error=False)
 
     def told(self, events: list[Event]) -> list[Event]:
         """The events the message line tells, in order; a table may fold a run of alike ones into one line."""
         return events
+
+    def said(self, events: list[Event]) -> list[Told]:
+        """The message line's lines for ``events``: one an event, in its words without its rule ids. A table may
+        tell a move shorter (one line a move); the engine's whole sentence then waits behind "why?"."""
+        return [Told.of(event) for event in events]
 
     # -- sharing a table -------------------------------------------------------------
 
@@ -658,8 +677,15 @@ class TableFrame(View):
             return "The game is over."
         acting = self._acting_names(shown)
         if not self.live:
-            branch = ": a move here starts a new line, and the game as it was is kept" if self.decides() else ""
+            branch = (
+                ": a move here starts a new line, and the game as it was is kept"
+                if self.decides()
+                else ": step forward to see what they did"
+            )
             return f"Move {self.shown_ply} of {self.game.ply}. {acting} to move{branch}."
+        waiting = self.paused()
+        if waiting is not None:
+            return waiting
         if not self.decides():
             names = [self.game.seat_names[seat] for seat in shown.acting]
             return f"{_and(names)} {'is' if len(names) == 1 else 'are'} thinking…"
@@ -685,6 +711,12 @@ OWN_LINE_TIP = "the moves you played from an earlier position (the original game
 
 def _notations(moves: Sequence[Any]) -> list[str]:
     return [str(move) for move in moves]
+
+
+def _sentence(text: str) -> str:
+    """``text`` as a sentence of its own: a capital first letter and a full stop."""
+    text = text.strip()
+    return text[:1].upper() + text[1:] + ("" if text.endswith((".", "!", "?")) else ".") if text else ""
 
 
 def _and(names: Sequence[str]) -> str:

@@ -19,10 +19,21 @@ their public events, never by their notation.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import Any
 
-from hatskit.drawing import back_html, escape, hold_html, seat_contents_html, seat_head_html, slot_html
+from hatskit.core import Event
+from hatskit.drawing import (
+    Told,
+    back_html,
+    escape,
+    hold_html,
+    seat_contents_html,
+    seat_head_html,
+    slot_html,
+    without_rules,
+)
 from hatskit.games.hats import (
     HAND_SIZE,
     KINDS,
@@ -34,6 +45,7 @@ from hatskit.games.hats import (
     Swap,
     partner,
 )
+from hatskit.games.hats.bots import what_to_do
 from hatskit.games.hats.render import hat_card_html
 from widgets import ui
 from widgets.frame import TableFrame
@@ -61,6 +73,11 @@ class HatsTable(TableFrame):
         self.black_hat_button = self._action_button("black hat", "black {card}")
         self.optional_button = self._action_button(optional, f"{optional} {{card}}")
         self.give_back_button = self._action_button("give back", "back {card}")
+        self.action_templates = {  # each action button and the move it makes of the picked-up card
+            self.black_hat_button: "black {card}",
+            self.optional_button: f"{optional} {{card}}",
+            self.give_back_button: "back {card}",
+        }
         self.seat_rows = [html_line("hk-seatcards") for _ in range(players)]
         self.table_info = html_line("hk-info")
         self.hand_label = html_line("hk-label")
@@ -101,9 +118,30 @@ class HatsTable(TableFrame):
         if any(isinstance(move, Back) for move in moves):
             return None
         return (
-            f"{item} fits no position on the tea table now: an exchange needs the same type or a higher value "
-            "(H2). It can still become a black hat (H3)."
+            f"{item} can take no card on the tea table now: it needs a card of its own type, or one with a lower "
+            f"number (H2). You can still make {item} a black hat (H3)."
         )
+
+    def move_words(self, move: Any) -> str:
+        """A hinted move in words: "put ♥4 on position 4 and take ♥5", "discard ♥2 and draw a new card ..."."""
+        return what_to_do(self.shown().view(self.hint_seat()), move)
+
+    def said(self, events: list[Event]) -> list[Told]:
+        """One short line a move: "Cleo exchanged ★4 for ★5 at position 3 and takes the last cookie". Why it was
+        allowed (same type) and why the cookie moved wait, whole, behind "why?"."""
+        lines: list[Told] = []
+        for event in events:
+            short = _short(event)
+            main = lines[-1] if lines and getattr(lines[-1].sources[-1], "rule", None) in MAIN_RULES else None
+            if event.rule == COOKIE and main is not None:  # the cookie moved with that main action
+                mover = main.text.split(" ", 1)[0]
+                joined = short.removeprefix(f"{mover} ") if short.startswith(f"{mover} ") else None
+                other = f"t{short[1:]}" if short.startswith("The ") else short  # "..., and the last cookie goes"
+                text = f"{main.text} and {joined}" if joined else f"{main.text}, and {other}"
+                lines[-1] = Told(text, (*main.sources, event))
+            else:
+                lines.append(Told(short, (event,)))
+        return lines
 
     def play_selected(self, template: str) -> None:
         """Play ``template`` (such as ``"black {card}"``) with the selected hand card."""
@@ -147,7 +185,7 @@ class HatsTable(TableFrame):
             marks += ["hk-legal"] if position in targets else []
             marks += ["hk-hint"] if isinstance(hint, Exchange) and hint.position == position else []
             marks += ["hk-changed"] if changed else []
-            duplicate = ", a duplicate type: face down at scoring (H7)" if face_down else ""
+            duplicate = ", face down at scoring: its type lies nearer Ø too and counts only there" if face_down else ""
             news = f", put here in the last {_moves(len(self.recent_plies()))}" if changed else ""
             _show_card(button, card, f"position {position}: {card}{duplicate}{news}", marks)
 
@@ -162,14 +200,18 @@ class HatsTable(TableFrame):
             _show_card(button, card, f"{card} in your hand", marks)
 
     def _show_actions(self, view: dict[str, Any], hint: Any) -> None:
+        """Black hat, discard or swap, or give back: those the picked-up card may do are marked as allowed, as
+        the positions it may take are."""
         answering = view["swap_waiting"] is not None and view["to_move"] == view["seat"]
         for button in (self.black_hat_button, self.optional_button):
             show(button, not answering)
         show(self.give_back_button, answering)
         acting = {BlackHat: self.black_hat_button, Discard: self.optional_button, Swap: self.optional_button}
         hinted = acting.get(type(hint)) or (self.give_back_button if isinstance(hint, Back) else None)
-        for button in (self.black_hat_button, self.optional_button, self.give_back_button):
-            set_marks(button, ["hk-hint"] if button is hinted else [], MARKS)
+        allowed_moves = {str(move) for move in self.reader_moves()} if self.selected is not None else set()
+        for button, template in self.action_templates.items():
+            allowed = template.format(card=self.selected) in allowed_moves
+            set_marks(button, ["hk-legal"] * allowed + ["hk-hint"] * (button is hinted), MARKS)
 
     def _seat_html(self, view: dict[str, Any], seat: int, collection_before: list[str]) -> str:
         """One seat: who sits there, its notes, its hand (backs for others; the reader's is the buttons below),
@@ -192,11 +234,13 @@ class HatsTable(TableFrame):
 
 
 ACTION_TIPS = {
-    "black hat": "put the selected card face down into your collection: 1 point (H3)",
-    "discard": "discard the selected card face down and draw the top card of the deck (H4)",
-    "swap": "pass the selected card face down to your partner, who gives one back (H5)",
-    "give back": "give the selected card back to your partner (H5)",
+    "black hat": "put the selected card face down into your collection: 1 point",
+    "discard": "discard the selected card face down and draw the top card of the deck",
+    "swap": "pass the selected card face down to your partner, who gives one back",
+    "give back": "give the selected card back to your partner",
 }
+MAIN_RULES = ("H2", "H3")  # the events of an exchange and a black hat
+COOKIE = "H10"  # the event of the last cookie changing hands
 ENDMARK = '<span class="hk-card" title="the Ø end of the table">Ø</span>'
 
 
@@ -204,10 +248,10 @@ def _info_html(view: dict[str, Any]) -> str:
     """Deck, discard pile, cookie holder, teams and a waiting swap: all public."""
     names = view["names"]
     holder = names[view["cookie"]] if view["cookie"] is not None else "on the napkin (nobody)"
-    lines = [f"deck: {view['deck_size']} cards · discard pile: {view['discard_size']} · last cookie (H10): {holder}"]
+    lines = [f"deck: {view['deck_size']} cards · discard pile: {view['discard_size']} · last cookie: {holder}"]
     if view["teams"]:
         teams = " against ".join(" + ".join(names[seat] for seat in team) for team in view["teams"])
-        lines.append(f"teams: {teams}; the optional action is a face-down swap with your partner (H5)")
+        lines.append(f"teams: {teams}; instead of a discard you may swap a card face down with your partner")
     if view["swap_waiting"] is not None:
         lines.append(_swap_line(view))
     return "<br>".join(escape(line) for line in lines)
@@ -218,10 +262,19 @@ def _swap_line(view: dict[str, Any]) -> str:
     names, taker = view["names"], partner(giver)
     card = view.get("swap_card")
     if view["seat"] == giver:
-        return f"You passed {card} face down to {names[taker]}, who now gives a card back (H5)."
+        return f"You passed {card} face down to {names[taker]}, who now gives a card back."
     if view["seat"] == taker:
-        return f"{names[giver]} passed you {card} face down: select a card of your hand and press give back (H5)."
-    return f"{names[giver]} passed a card face down to {names[taker]}, who now gives one back (H5)."
+        return f"{names[giver]} passed you {card} face down: select a card of your hand and press give back."
+    return f"{names[giver]} passed a card face down to {names[taker]}, who now gives one back."
+
+
+def _short(event: Event) -> str:
+    """An event told short, without its ids: an exchange without why it was allowed ("(same type ★)"), the cookie
+    without why it moved (what follows the colon)."""
+    text = without_rules(event.text)[0]
+    if event.rule == "H2":
+        return re.sub(r"\s*\([^()]*\)$", "", text)
+    return text.split(": ", 1)[0] if event.rule == COOKIE else text
 
 
 def _collected_html(card: str, new: bool) -> str:

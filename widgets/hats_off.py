@@ -35,7 +35,7 @@ from typing import Any, ClassVar, cast
 
 from hatskit.bots import Bot
 from hatskit.core import Event, Game
-from hatskit.drawing import seats_order
+from hatskit.drawing import seats_order, without_rules
 from hatskit.games.hats_off import KIND_NAMES, MAX_RACES, Call, Flip, HatsOffMove, HatsOffView, Pass, Play, Wear
 from hatskit.games.hats_off.bots import LEVELS, RacerBot
 from hatskit.games.hats_off.render import seat_row_html, view_html
@@ -222,7 +222,7 @@ class HatsOffTable(TableFrame):
         if not self.try_move(notation):
             self._turn_key = None  # refused (a lesson's step asks for another move): the same decision, open again
             self.show_table(self.shown().view(self.viewer))
-            self.pad.update(result=refusal or "")  # said on the pad too, where the reader looks (and hears it)
+            self.pad.update(result=without_rules(refusal or "")[0])  # on the pad too, where the reader looks
 
     def play_chosen(self) -> None:
         """Step mode: play what the row of choices says, timed by the seconds chosen when it is a race move."""
@@ -273,8 +273,8 @@ class HatsOffTable(TableFrame):
         kinds = [self.seat_kind(seat) for seat in range(view["players"])]
         if self.mode == "race":
             others = seats_order(view["players"], view["seat"])
-            self.seat_rows.value = seat_row_html(view, kinds, others)
-            self.own_seat.value = seat_row_html(view, kinds, [view["seat"]], on_pad=True)
+            self.seat_rows.value = _live(seat_row_html(view, kinds, others))
+            self.own_seat.value = _live(seat_row_html(view, kinds, [view["seat"]], on_pad=True))
             self._show_pad(view)
         else:
             self._show_steps(view, kinds)
@@ -373,7 +373,7 @@ class HatsOffTable(TableFrame):
         views = {seat: shown.view(seat) for seat in self.reader_seats}
         hands = [views[s]["hand"] if s in views else None for s in range(view["players"])]
         heads = [views[s]["head"] if s in views else None for s in range(view["players"])]
-        self.picture.value = view_html(view, hands, heads, kinds)
+        self.picture.value = _live(view_html(view, hands, heads, kinds))
         acting = [seat for seat in shown.acting if seat in self.reader_seats]
         keep = self.seat_box.value if self.seat_box.value in acting else (acting[0] if acting else None)
         self.seat_box.options = [(self.seat_label(seat), seat) for seat in acting]
@@ -398,7 +398,7 @@ class HatsOffTable(TableFrame):
         show(self.time_box, timed and self.time_pills.value == OTHER_TIME)
 
 
-TIME_TIP = "how many seconds after the card was shown the play or call is made (the earliest wins, O3)"
+TIME_TIP = "how many seconds after the card was shown the play or call is made (the earliest wins)"
 OTHER_TIME = "other"
 # Step mode's seconds as pills, a quick and a slow reaction among them; *other…* opens a box for any time.
 TIMES = (("0.3 s", 0.3), ("0.5 s", 0.5), ("1 s", 1.0), ("2 s", 2.0), ("other…", OTHER_TIME))
@@ -488,6 +488,12 @@ def _call_prompt(view: HatsOffView) -> str:
     if view["loose"]:
         return " · the loose card is your own, so you cannot call Hats Off! for it"
     return ""
+
+
+def _live(drawing: str) -> str:
+    """The renderer's picture as the live table shows it: its rule ids ("flips next (O2)") left to the rules
+    notes and the message line's "why?" (the saved pictures in the notebook keep them)."""
+    return without_rules(drawing)[0]
 
 
 def _and(names: Sequence[str]) -> str:

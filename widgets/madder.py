@@ -64,6 +64,7 @@ from widgets import ui
 from widgets.frame import TableFrame
 from widgets.parts import column, html_line, named_button, row, set_face, set_marks, show
 from widgets.seating import SeatRing
+from widgets.style import narrow
 
 MARKS = ("hk-legal", "hk-selected", "hk-hint")
 HAND_SLOTS = 8  # more than a hand ever holds: 3 dealt, at most one more from an ability
@@ -93,7 +94,17 @@ WIDGET_CSS = """
 .hk-table .hk-roundend h4 { margin: 4px 0; }
 .hk-table .hk-roundshops { display: flex; flex-wrap: wrap; gap: 6px 18px; }
 .hk-table .hk-roundshop ul { margin: 2px 0; padding-left: 1.2em; font-size: .9em; }
-"""
+/* An inventory drawn alone on the page (a saved picture, outside any .hk box) says what each style scores in the
+   render's dark grey: on the dark page it takes the light grey of the page's other notes. The
+   rule is here, not in the render's STYLE: the saved pictures hold STYLE as it was, and nbval compares them. */
+body[data-jp-theme-light="false"] .hk-count small { color: #c8c8c8; }
+""" + narrow("""
+/* On a phone the assembly line stays one row, five hats and the deck with four players, the table's
+   and an exercise's picture of it: its hats as small as the others' shops, the deck a narrow pile. */
+.hk-table .hk-line { gap: 2px; }
+.hk-table .hk-line .hk-linebtn > .hk-hat, .hk-exercise .hk-row > .hk-pos > .hk-hat { font-size: .8em; }
+:is(.hk-table .hk-line, .hk-exercise .hk-row) .hk-hatback { width: 3.2em; font-size: .8em; }
+""")
 
 
 class MadderTable(TableFrame):
@@ -118,12 +129,12 @@ class MadderTable(TableFrame):
         self.round_end = html_line("hk-roundend")
         self.next_round_button = named_button("next round", NEXT_ROUND_TIP, self.next_round, primary=True)
         self.round_end_box = column([self.round_end, self.next_round_button])
-        return [
+        return [  # a round's end shows under the reader's own seat, where they look after their move
             html_line("", f"<style>{STYLE}{WIDGET_CSS}</style>"),
-            self.round_end_box,
             self.ring.top,
             middle,
             self.ring.bottom,
+            self.round_end_box,
             self.ability_prompt,
             self.choice_box,
             row([self.decline_button, self.done_button]),
@@ -174,7 +185,7 @@ class MadderTable(TableFrame):
 
     def _target_tip(self, seat: int) -> str:
         name = self.game.seat_names[seat]
-        return f"play the selected hat into {name}'s inventory (M3; at the end of the round your own only, M4)"
+        return f"play the selected hat into {name}'s inventory (at the end of the round, into your own only)"
 
     def _hand_button(self, index: int) -> ui.Button:
         button = named_button("", "", lambda: self.pick(index), width=None)
@@ -261,15 +272,26 @@ class MadderTable(TableFrame):
         """Why a press on ``item`` plays nothing: the waiting ability cannot choose it, or nothing waits."""
         the = _the(item, self.viewer)
         if self._ability_waits:
-            return f"The waiting ability cannot choose {the}: click a lit hat, or decline it (M3, M4)."
-        return f"Nothing may choose {the} now: only a waiting Premium's ability or Haberdasher moves it (M3, M4)."
+            return f"Your ability can't choose {the}: click one of the lit hats, or press “decline” (M3, M4)."
+        return (
+            f"You can't move {the} yourself: only a Premium hat's ability or a Haberdasher can. "
+            "Play a hat from your hand into an inventory instead (M3, M4)."
+        )
 
     def next_round(self) -> None:
         """The reader has seen the round's end: on to the next round, and the bots play on."""
         self.seen_round_end = self.shown_ply
         self.refresh()
+        self.narrate()
         if self.live:
             self.run_bots()
+
+    def paused(self) -> str | None:
+        """While a round's end is on screen the bots wait for *on to round N*, and the reader is told so."""
+        ended = self.ended_round() if self.live else None
+        if ended is None:
+            return None
+        return f"Round {ended} is over: see its points, then press “{onward_words(self.shown().view(None))}”."
 
     def run_bots(self) -> None:
         """The bots wait while a round's end is on screen, until the reader moves on."""
@@ -291,7 +313,10 @@ class MadderTable(TableFrame):
         """A hand hat with nowhere to go: an ability waits first, or the moment is not a playing one."""
         if any(isinstance(move, Play) and move.hat == item for move in self.reader_moves()):
             return None
-        return f"{item} cannot be played now: first use the waiting ability or decline it (M3, M4)."
+        return (
+            f"Your {hat_words(item)} has to wait: first click a lit hat to use the card that waits, "
+            "or press “decline” (M3, M4)."
+        )
 
     # -- showing ---------------------------------------------------------------------
 
@@ -314,16 +339,15 @@ class MadderTable(TableFrame):
         self._show_round_end(madder, cards)
 
     def _show_round_end(self, view: MadderView, cards: CardSet) -> None:
-        """The scored round's shops and points, line by line, above the table until the reader moves on."""
+        """The scored round's shops and points, line by line, under the reader's seat until they move on."""
         ended = self.ended_round()
         show(self.round_end_box, ended is not None)
         if ended is None:
             self.round_end.value = ""
             return
         lines = [line for line in self.shown().score().lines if line.round == ended]
-        over = view["phase"] == OVER
         self.round_end.value = round_end_html(ended, lines, view, cards)
-        self.next_round_button.description = "see the final result" if over else f"on to round {view['round']}"
+        self.next_round_button.description = onward_words(view)
 
     def _show_seats(self, view: MadderView, cards: CardSet, moves: list[Any], hint: Any) -> None:
         targets = {move.to for move in moves if isinstance(move, Play) and move.hat == self.selected}
@@ -545,6 +569,11 @@ RULE_IDS = re.compile(r"\s*\(M\d(, M\d)*\)$")  # "(M5)" at the end of a score li
 NEXT_ROUND_TIP = "you have seen how the round scored: go on (the computer players wait for this)"
 
 
+def onward_words(view: MadderView) -> str:
+    """The button that leaves a round's end: on to the next round, or to the result after the last."""
+    return "see the final result" if view["phase"] == OVER else f"on to round {view['round']}"
+
+
 def round_end_html(number: int, lines: Sequence[ScoreLine], view: MadderView, cards: CardSet) -> str:
     """ "Round 1 is over": each shop as it was scored, drawn from its style lines, and every line's points."""
     blocks = []
@@ -571,8 +600,8 @@ def _reason(line: ScoreLine) -> str:
     return f"<small>{escape(RULE_IDS.sub('', line.explanation))}</small>"
 
 
-DECLINE_TIP = "leave the waiting ability unused (M3, M4)"
-DONE_TIP = "play no more hats from your hand this round (M4)"
+DECLINE_TIP = "leave the waiting ability unused"
+DONE_TIP = "play no more hats from your hand this round"
 
 
 def first_hats(move: Choice) -> tuple[HatAt, ...]:
@@ -669,13 +698,13 @@ def _haberdasher_html(view: MadderView, cards: CardSet) -> str:
     card = cards.haberdasher(name)
     return (
         f'<div class="hk-row">{haberdasher_html(card)}<span class="hk-habertext">'
-        f"Your Haberdasher (secret until the end of the round, M4): <b>{escape(card.name)}</b>: "
+        f"Your Haberdasher (secret until the end of the round): <b>{escape(card.name)}</b>: "
         f'{escape(card.text)} <small class="hk-standin">{escape(cards.label)}</small></span></div>'
     )
 
 
 def _round_html(view: MadderView, cards: CardSet) -> str:
-    extra = " (a tie: an extra round, M1)" if view["round"] > view["rounds"] else ""
+    extra = " (a tie: an extra round)" if view["round"] > view["rounds"] else ""
     names = view["names"]
     text = (
         f"Round {view['round']} of {view['rounds']}{extra} · {names[view['dealer']]} deals · "
@@ -689,7 +718,7 @@ def _round_html(view: MadderView, cards: CardSet) -> str:
 
 
 def _hand_tip(hat: str, moves: list[Any]) -> str:
-    ability = ", a Premium: its ability works when you play it on your turn (M3)" if is_premium(hat) else ""
+    ability = ", a Premium: its ability works when you play it on your turn" if is_premium(hat) else ""
     playable = "" if any(isinstance(m, Play) and m.hat == hat for m in moves) else ", cannot be played right now"
     return f"{hat} in your hand{ability}{playable}"
 
@@ -706,5 +735,5 @@ def rounds_html(view: MadderView) -> str:
     rows.append(f"<tr class='hk-total'><td>game total</td>{''.join(f'<td>{t}</td>' for t in totals)}</tr>")
     if not view["scores"]:
         rows.insert(0, f"<tr><td colspan='{len(names) + 1}'>no round finished yet</td></tr>")
-    caption = "<caption>Points per round (M5)</caption>"
+    caption = "<caption>Points per round</caption>"
     return f'<table class="hk-score">{caption}<tr><th></th>{head}</tr>{"".join(rows)}</table>'

@@ -79,9 +79,9 @@ BOARD_CSS = f"""
   {SQUARE} {{ background-size: 3.2em 3.2em; }} }}
 """ + narrow(".hk-sb-grid { grid-template-columns: 1em repeat(8, auto); }\n")  # eight 44 px squares on a phone
 LEGEND = (
-    "Marks: • a square the piece you picked up can step to · ◥ a hatless friend it can pass its hat to (S2) · "
+    "Marks: • a square the piece you picked up can step to · ◥ a hatless friend it can pass its hat to · "
     "double border: the piece picked up · ◤ a square the moves just played went from or to · "
-    "ring: lost its hat in the moves just played (S3) · "
+    "ring: lost its hat in the moves just played · "
     "dotted outline: the hint"
 )
 
@@ -168,7 +168,10 @@ class SombreroTable(TableFrame):
         """A picked-up piece that cannot act: no empty square and no hatless friend next to it (S2)."""
         if any(square_name(move.origin) == item for move in self.reader_moves()):
             return None
-        return f"{item} cannot act now: no empty square and no hatless friend of yours next to it (S2)."
+        return (
+            f"{item} is stuck: no empty square and no hatless friend of yours next to it (S2). "
+            "Pick up another of your hatted pieces."
+        )
 
     def _explain_pick(self, name: str) -> None:
         """Say why ``name`` cannot be picked up, in the engine's words.
@@ -179,6 +182,13 @@ class SombreroTable(TableFrame):
         """
         reason = self.why_not(f"{name}-{name}") or ""
         self.say(f"Pick up one of your hatted pieces first: {reason}." if self.decides() else reason, error=True)
+
+    def move_words(self, move: Any) -> str:
+        """A hinted action in words: "step from e1 to e2", "pass the hat from d3 to d4"."""
+        origin, target = square_name(move.origin), square_name(move.target)
+        return (
+            f"pass the hat from {origin} to {target}" if isinstance(move, Jump) else f"step from {origin} to {target}"
+        )
 
     def _notation(self, origin: str, target: str) -> str:
         """A hat jump onto a hatless piece of the mover's side, a step anywhere else (S2)."""
@@ -216,7 +226,7 @@ class SombreroTable(TableFrame):
             notes[square_name(move.origin)].append(("hk-moved", f"{move} went from here in the last {span}"))
             notes[square_name(move.target)].append(("hk-moved", f"{move} went here in the last {span}"))
         for name in self._lost_hats(view):
-            notes[name].append(("hk-captured", f"lost its hat in the last {span} (S3)"))
+            notes[name].append(("hk-captured", f"lost its hat in the last {span}"))
         if self.hint_move is not None:
             hint = self.game.parse(self.hint_move)
             for square in (hint.origin, hint.target):

@@ -82,6 +82,30 @@ def wait_until_evaluates(locator: Locator, script: str, expected: Any) -> None:
         raise
 
 
+def expect_refusal(table: Locator, reason: str) -> None:
+    """Wait until the message line refuses with the engine's ``reason`` as a student reads it: the sentence
+    without its rule ids, which wait, named, behind "why?" (``hatskit.drawing.told_html``)."""
+    from playwright.sync_api import expect
+
+    from hatskit.drawing import RULE_ID, rule_name, without_rules
+
+    message = table.locator(".hk-message.hk-error")
+    text, rules = without_rules(reason)
+    expect(message).to_contain_text(text)
+    for rule in rules:
+        expect(message.locator("details.hk-why")).to_contain_text(rule_name(rule))
+    shown = message.evaluate(WITHOUT_WHY)
+    assert not RULE_ID.search(shown), f"a rule id in what the student reads first: {shown!r}"
+
+
+# The message line's text without its folded "why?".
+WITHOUT_WHY = """(line) => {
+  const copy = line.cloneNode(true);
+  for (const why of copy.querySelectorAll("details")) why.remove();
+  return copy.textContent;
+}"""
+
+
 def open_share(table: Locator) -> None:
     """Open the table's *Share…* fold (copy link, copy position, load position) unless it is open already."""
     from playwright.sync_api import expect
@@ -216,18 +240,48 @@ SIDEWAYS = """(root) => {
     .map((box) => `${box.id || box.className || box.tagName} is ${box.scrollWidth} px wide in ${box.clientWidth}`);
 }"""
 
+# Words wider than the card or control that holds them, as sentences (none when all fit): a card's face (its
+# name, its number) or a button's or a fold summary's label past its box's edge, in any of hatskit's views (the
+# tables, the exercises, the saved pictures). A card or button while something in it moves is left out: a sliding
+# card's transform counts in its button's width. What a closed <details> holds is laid out but not shown.
+OVERFLOWING = """(root) => {
+  const shown = (e) => e.checkVisibility({ visibilityProperty: true });
+  return [...root.ownerDocument.querySelectorAll(".hk :is(.hk-card, button, summary)")]
+    .filter((e) => shown(e) && !e.getAnimations({ subtree: true }).length && e.scrollWidth > e.clientWidth + 1)
+    .map((e) => `"${e.textContent.trim().slice(0, 20)}" is ${e.scrollWidth} px wide in its ${e.clientWidth} px`)
+    .slice(0, 5);
+}"""
+
+# A numbered row on more than one line, as sentences: the card buttons of a table's middle (the tea table's
+# positions, the assembly line's hats), and an exercise's picture of such a row (its cards with their places
+# beneath, .hk-pos), are one row, read left to right, so they share one top.
+ROWS_BROKEN = """(root) => {
+  const shown = (e) => e.checkVisibility({ visibilityProperty: true });
+  const page = root.ownerDocument;
+  return [
+    ...[...page.querySelectorAll(".hk-table .hk-middle")].map((middle) => middle.querySelectorAll("button.hk-cardbtn")),
+    ...[...page.querySelectorAll(".hk-exercise .hk-row")].map((row) => row.querySelectorAll(":scope > .hk-pos")),
+  ].flatMap((row) => {
+    const cards = [...row].filter(shown).map((card) => card.getBoundingClientRect());
+    const tops = cards.map((box) => box.top), first = Math.min(...tops);
+    const broken = cards.length && Math.max(...tops) - first >= Math.min(...cards.map((box) => box.height)) / 2;
+    return broken ? [`the row of ${cards.length} cards at ${Math.round(first)} px breaks onto another line`] : [];
+  });
+}"""
+
 # What a phone-width page must not do, as a list of sentences (empty when all is well): scroll sideways, cut a
-# visible button's label, squeeze a slider, or draw two cards of one row over each other (but a fan or a pile of
-# card backs, drawn overlapping).
+# visible button's label or let a card's words out of it (OVERFLOWING), break a numbered row (ROWS_BROKEN), squeeze
+# a slider, or draw two cards of one row over each other (but a fan or a pile of card backs, drawn overlapping).
 PHONE_PROBLEMS = (
     """(root) => {
-  const problems = ("""
+  const problems = [...("""
     + SIDEWAYS
-    + """)(root);
+    + """)(root), ...("""
+    + OVERFLOWING
+    + """)(root), ...("""
+    + ROWS_BROKEN
+    + """)(root)];
   const shown = (e) => e.getClientRects().length > 0 && getComputedStyle(e).visibility !== "hidden";
-  for (const b of document.querySelectorAll(".hk-table button")) {
-    if (shown(b) && b.scrollWidth > b.clientWidth + 1) problems.push(`label cut: ${b.textContent}`);
-  }
   for (const s of document.querySelectorAll(".hk-table .hk-slider input[type=range]")) {
     if (shown(s) && s.getBoundingClientRect().width < 100) problems.push("slider under 100 px");
   }
@@ -258,11 +312,24 @@ def open_page(page: Page, url: str) -> None:
         expect(page.locator("h1").first).to_be_visible()
 
 
-def serious_violations(page: Page) -> list[tuple[str, str, list[Any]]]:
-    """axe-core's serious and critical findings on the page: rule, impact and the first few elements."""
+def serious_violations(page: Page, whole_page: bool = False) -> list[tuple[str, str, list[Any]]]:
+    """axe-core's serious and critical findings on the page: rule, impact and the first few elements.
+
+    axe-core checks a text's contrast only where the text is on the screen, and Voilà's page scrolls inside
+    #rendered_cells: what lies below the first screen was never checked (Madder's "2 → 0 pt" lines, dark grey on
+    the dark page). ``whole_page`` runs it in a window as tall as the page, so every text is on screen.
+    """
     from axe_playwright_python.sync_playwright import Axe
 
-    violations = Axe().run(page).response["violations"]
+    window = page.viewport_size
+    if whole_page and window is not None:
+        height = page.evaluate("() => (document.querySelector('#rendered_cells') || document.body).scrollHeight")
+        page.set_viewport_size({"width": window["width"], "height": max(window["height"], height)})
+    try:
+        violations = Axe().run(page).response["violations"]
+    finally:
+        if whole_page and window is not None:
+            page.set_viewport_size(window)
     return [(v["id"], v["impact"], [n["target"] for n in v["nodes"][:3]]) for v in violations if v["impact"] in SERIOUS]
 
 

@@ -22,9 +22,9 @@ from playwright.sync_api import expect
 
 import hatskit
 from hatskit.core import Event
-from hatskit.drawing import event_html
+from hatskit.drawing import without_rules
 from hatskit.games.hats import KIND_NAMES, Exchange, cards_of_game
-from tests.browser.conftest import GAME_TABLE
+from tests.browser.conftest import GAME_TABLE, expect_refusal
 from tests.browser.motion import end, forget_motion, middle, motion, near, settle, start, watch_motion
 from tests.conftest import NOTEBOOK_DIR, NOTEBOOKS, REPO
 from widgets import HatsTable
@@ -44,7 +44,7 @@ TABLE_STATE = """table => ({
   ...Object.fromEntries([".hk-status", ".hk-seat", ".hk-info", ".hk-scorepanel"].map(
     line => [line, [...table.querySelectorAll(line)].map(element => element.innerText)])),
 })"""
-MESSAGE_LINES = "message => message.innerText.split('\\n')"
+MESSAGE_LINES = "message => message.innerText.split('\\n').filter((line) => line !== 'why?')"  # "why?" folded
 TABLE_CALL = re.compile(
     r"HatsTable(?:\.from_link)?"
     r'\(hatskit\.new_game\("hats", players=(?P<players>\d), seed=(?P<seed>\d+)\), seats=(?P<seats>\([^)]*\))\)'
@@ -107,8 +107,15 @@ def totals_of(replica: HatsTable) -> list[str]:
 
 
 def message_line(event: Event) -> str:
-    """An event as the message line's text shows it (the frame draws it with ``event_html``)."""
-    return html.unescape(re.sub(r"<[^>]+>", "", event_html(event)))
+    """An event's sentence as the message line's text holds it: without its rule id (``told_html``), on a line or,
+    where a table tells the move short, whole behind "why?"."""
+    return without_rules(event.text)[0]
+
+
+def told_lines(message_html: str) -> list[str]:
+    """The lines a message line's HTML shows before its folded "why?", as text."""
+    shown = re.sub(r"<details.*?</details>", "", message_html, flags=re.S)
+    return [html.unescape(re.sub(r"<[^>]+>", "", line)).strip() for line in shown.split("<br>")]
 
 
 def hand_card(table: Locator, card: str) -> Locator:
@@ -123,7 +130,7 @@ def position(table: Locator, number: int) -> Locator:
 
 def expect_lit_positions(table: Locator, numbers: set[int]) -> None:
     """Wait until exactly the table positions ``numbers`` are highlighted as legal targets."""
-    expect(table.locator("button.hk-legal")).to_have_count(len(numbers))
+    expect(table.locator('button.hk-legal[title^="position "]')).to_have_count(len(numbers))
     for number in numbers:
         expect(position(table, number)).to_have_class(re.compile(r"\bhk-legal\b"))
 
@@ -153,7 +160,7 @@ def play_first_exchange(table: Locator, replica: HatsTable) -> list[str]:
     hand_card(table, str(move.card)).click()
     position(table, move.position).click()
     assert replica.try_move(str(move))
-    narration = [message_line(event) for events in replica.game.events for event in events]
+    narration = told_lines(replica.message.value)
     table.locator(".hk-message").filter(has_text=narration[-1]).wait_for()
     for card in replica.game.view(0)["hand"]:  # the reader's new hand is drawn
         expect(hand_card(table, card)).to_be_visible()
@@ -209,7 +216,7 @@ def test_hats_illegal_exchange_says_why_and_changes_nothing(
     hand_card(table, card).click()
     expect(table.locator(f'button.hk-selected[title="{card} in your hand"]')).to_be_visible()
     position(table, number).click()
-    expect(table.locator(".hk-message.hk-error")).to_have_text(reason)
+    expect_refusal(table, reason)
     expect_evaluated(table, TABLE_STATE, before)
 
 
@@ -267,7 +274,7 @@ def test_hats_an_illegal_drop_says_why_and_changes_nothing(
     card, number, reason = illegal_exchange(replica)
     before = table.evaluate(TABLE_STATE)
     hand_card(table, card).drag_to(position(table, number))
-    expect(table.locator(".hk-message.hk-error")).to_have_text(reason)
+    expect_refusal(table, reason)
     expect_evaluated(table, TABLE_STATE, before)
 
 

@@ -69,7 +69,8 @@ class HatsBot(MonteCarloBot):
             return Hint(move, describe(view, move), _optional_detail(optional, taken=True))
         estimates = self.estimate(view, legal)
         move = estimates[0].move
-        return Hint(move, describe(view, move), _main_detail(estimates) + _optional_detail(optional, taken=False))
+        detail = _main_detail(estimates) + _optional_detail(optional, taken=False)
+        return Hint(move, describe(view, move), " ".join(filter(None, [cookie_note(view, move), detail])))
 
     def candidates(self, legal: Sequence[HatsMove]) -> list[HatsMove]:
         """Main actions (or answers to a swap): the optional action is weighed on its own, first."""
@@ -219,40 +220,67 @@ def exchange_targets(state: HatsState, card: Card) -> list[int]:
     return [position for position, there in enumerate(state.table, start=1) if fits(card, there)]
 
 
+def what_to_do(view: Mapping[str, Any], move: HatsMove) -> str:
+    """What ``move`` does, in the words of the hint's first sentence: "put ♥4 on position 4 and take ♥5"."""
+    card = move.card
+    if isinstance(move, Exchange):
+        return f"put {card} on position {move.position} and take {view['table'][move.position - 1]}"
+    if isinstance(move, BlackHat):
+        return f"make {card} a black hat"
+    if isinstance(move, Discard):
+        return f"discard {card} and draw a new card from the deck, before your main action"
+    if isinstance(move, Swap):
+        return f"pass {card} face down to your partner {SEAT_NAMES[partner(view['seat'])]}, who gives you one back"
+    return f"give {card} back to {SEAT_NAMES[view['swap_waiting']]}, your partner, who swapped with you"
+
+
 def describe(view: Mapping[str, Any], move: HatsMove) -> str:
-    """The hint sentence for ``move`` by the seat whose ``view`` this is."""
+    """Why ``move`` is good for the seat whose ``view`` this is, as one sentence: the hint's second, after
+    :func:`what_to_do`'s words."""
     world = sample_world(view, random.Random(0))  # any world: the public lines are the same in all
-    if isinstance(move, Exchange | BlackHat):
-        return _main_action(world, view["seat"], move)
-    return _optional(world, view, move)
+    why = (
+        _main_action(world, view["seat"], move)
+        if isinstance(move, Exchange | BlackHat)
+        else _optional(world, view, move)
+    )
+    return f"{why[0].upper()}{why[1:]}."
+
+
+def cookie_note(view: Mapping[str, Any], move: HatsMove) -> str:
+    """Who gets the last cookie after ``move`` and why, when the move changes it (for the hint's "why?")."""
+    world = sample_world(view, random.Random(0))
+    after = world.copy()
+    after.advance(move)
+    if after.cookie == world.cookie:
+        return ""
+    return f"The last cookie: {cookie_holder(after.collections, after.black_hats, world.cookie)[1]}."
 
 
 def _main_action(world: HatsState, seat: int, move: Exchange | BlackHat) -> str:
-    """A main action's sentence: what it takes or makes, the cookie, and the score if the game ended now."""
+    """Why a main action: what it takes or makes, the cookie, and the score if the game ended now."""
     after = world.copy()
     after.advance(move)
     if isinstance(move, Exchange):
         text = _exchange(world, after, seat, move)
     else:
-        text = f"make {move.card} a black hat (face down, 1 point for sure)"
+        text = "a black hat is 1 point for sure"
         if not exchange_targets(world, move.card):
-            text += f": {move.card} can't be exchanged anywhere on the table"
-    cookie = cookie_holder(after.collections, after.black_hats, world.cookie)[1]
+            text += f", and {move.card} can't take any card on the table"
     if after.cookie == seat != world.cookie:
-        text += f", and you take the last cookie ({COOKIE_POINTS} points): {cookie}"
+        text += f", and you take the last cookie ({COOKIE_POINTS} points)"
     elif world.cookie == seat != after.cookie:
-        text += f", though you lose the last cookie: {cookie}"
+        text += ", though you lose the last cookie"
     before_total, after_total = score(world).totals[seat], score(after).totals[seat]
     return f"{text}; your score goes from {before_total} to {after_total} if the game ended now"
 
 
 def _exchange(before: HatsState, after: HatsState, seat: int, move: Exchange) -> str:
-    """An exchange's part of the sentence: the card taken, what it is worth now, and what the move changed (H7, H8)."""
+    """Why an exchange: the card taken, what it is worth now, and what the move changed (H7, H8)."""
     taken = before.table[move.position - 1]
     collection = after.collections[seat]
     count = sum(card.kind == taken.kind for card in collection)
     old, new = face_up_positions(before.table), face_up_positions(after.table)
-    text = f"put {move.card} on position {move.position} and take {taken}, your {_ORDINALS[count - 1]} {taken.kind}"
+    text = f"{taken} is your {_ORDINALS[count - 1]} {taken.kind}"
     where = new.get(taken.kind, 0)
     if where and count == 1:
         text += f", worth {_worth(where)} while {taken.kind} is at position {where}"
@@ -274,26 +302,18 @@ def _worth(count: int) -> str:
 
 
 def _optional(world: HatsState, view: Mapping[str, Any], move: Discard | Swap | Back) -> str:
-    """Discard, swap or give back: what the card could do on the table says why it goes."""
+    """Why discard, swap or give back: what the card could do on the table says why it goes."""
     card, hand = move.card, [parse_card(name) for name in view["hand"]]
     targets = exchange_targets(world, card)
     if not targets:
-        why = f"{card} can't be exchanged anywhere on the table"
-    elif len(targets) == 1:
-        why = f"{card} can only take the card at position {targets[0]}"
-    elif all(len(targets) <= len(exchange_targets(world, other)) for other in hand):
-        why = f"{card} can take fewer cards on the table than any other card in your hand"
-    elif isinstance(move, Back):
-        why = f"giving {card} back did best in the simulated games"
-    else:
-        why = f"a new card did better than {card} in the simulated games"
-    if isinstance(move, Discard):
-        return f"swap {card} for a new card from the deck before your main action: {why}"
-    if isinstance(move, Swap):
-        mate = SEAT_NAMES[partner(view["seat"])]
-        return f"pass {card} face down to your partner {mate}, who gives you a card back: {why}"
-    giver = SEAT_NAMES[view["swap_waiting"]]
-    return f"give {card} back to {giver}, your partner, who swapped with you: {why}"
+        return f"{card} can't take any card on the table"
+    if len(targets) == 1:
+        return f"{card} can only take the card at position {targets[0]}"
+    if all(len(targets) <= len(exchange_targets(world, other)) for other in hand):
+        return f"{card} can take fewer cards on the table than any other card in your hand"
+    if isinstance(move, Back):
+        return f"giving {card} back did best in the simulated games"
+    return f"a new card did better than {card} in the simulated games"
 
 
 BOTS = {"strong": HatsBot}

@@ -128,10 +128,9 @@ class HatsState(TurnBased):
         there = self.table[move.position - 1]
         if fits(move.card, there):
             return None
-        relation = "equal to" if move.card.value == there.value else "lower than"
         return (
-            f"{move.card} cannot take {there} at position {move.position}: the types differ "
-            f"and {move.card.value} is {relation} {there.value}; it must be the same type or higher (H2)"
+            f"{move.card} cannot take {there} at position {move.position}: only a {there.kind} or a number higher "
+            f"than {there.value} can (H2)"
         )
 
     def _optional_reason(self, seat: int, kind: type | None = None) -> str | None:
@@ -141,7 +140,10 @@ class HatsState(TurnBased):
         if kind is Swap and self.players != 4:
             return "a swap with a partner exists only in the four-player team game (H5)"
         if self.optional_used:
-            return f"{SEAT_NAMES[seat]} has already used the optional action this turn (H4)"
+            return (
+                f"{SEAT_NAMES[seat]} has already used the optional action this turn: "
+                "now comes the main action, an exchange or a black hat (H4)"
+            )
         return None
 
     # -- carrying a move out ------------------------------------------------

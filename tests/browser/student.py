@@ -1,0 +1,268 @@
+"""A student who leaves the script, in Chromium: presses what a table offers, by clicks, until the game ends.
+
+A student who has finished the guided first game presses "play on"; one who
+scrolls down plays the page's own table; one at the bottom opens the finished
+game on a table, steps back and plays their own line from there. Each of them
+presses whatever the table offers: a card or piece of their own, then one of
+the places the table marks as allowed (at random, seeded), a Madder choice,
+*done*, *on to the next round*, a race pad's card. It reads nothing of the game
+from the kernel: it only waits, on the page's websocket, until the kernel has
+answered each press (:class:`Kernel`). It fails the moment
+
+- a place the table marks as allowed is pressed and no move is played (the
+  dead end after the guided game: the target lit, the press ignored);
+- the game is not over and nothing can be pressed, nor does a bot move within
+  :data:`PATIENCE` seconds (Madder's stalled round);
+- the game does not end within its game's number of presses.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import random
+import time
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
+from playwright.sync_api import expect
+
+from tests.browser.test_lessons_in_browser import FIRST_CLICK, play_the_first_lesson
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Locator, Page, WebSocket
+
+PATIENCE = 30_000  # ms: a bot's move, or the kernel's answer to a press, on a busy machine
+
+
+@dataclass(frozen=True)
+class Student:
+    """How a student plays one game's table: what they pick up first, and what else they may press."""
+
+    picks: str  # their own cards or pieces, pressed first (on a race pad: the move itself)
+    presses: int  # how many presses a whole game takes at most
+    picks_play: bool = False  # a pick is a move (a race pad's card): it may be pressed again at once
+
+
+STUDENTS = {
+    "hats": Student('button.hk-cardbtn[title$=" in your hand"]', 400),
+    "madder_than_a_hatter": Student('button.hk-hatbtn[title*=" in your hand"]', 900),
+    "hats_off": Student("button.hk-race-btn:not(.hk-race-off)", 900, picks_play=True),
+    "sombrero": Student('button.hk-sq[title*=": White, hatted"]', 600),
+}
+# The buttons a student may press now, by kind, in the table's order: shown, enabled, not switched off.
+# onwards: Madder's "on to round 2" (the round's end seen); allowed: a place the table marks as allowed;
+# picks: the student's own cards or pieces that may be played now (their game's selector); choices: Madder's
+# choices in words and decline; done: Madder's done at the end of a round; play: Hats Off!'s step mode.
+PRESSABLE = """(table, [picks, tried]) => {
+  const usable = (b) => b.getClientRects().length > 0 && !b.disabled && !b.closest("[hidden]")
+    && b.getAttribute("aria-disabled") !== "true" && !b.classList.contains("hk-race-off");
+  const text = (b) => b.textContent.trim();
+  const kinds = {
+    onwards: (b) => /^(on to round|see the final result)/.test(text(b)),
+    allowed: (b) => b.matches(".hk-legal"),
+    picks: (b) => b.matches(picks) && !/cannot be played/.test(b.title) && !tried.includes(b.dataset.part),
+    choices: (b) => b.matches(".hk-choice") || text(b) === "decline",
+    done: (b) => text(b) === "done",
+    play: (b) => text(b) === "play",
+  };
+  const buttons = [...table.querySelectorAll("button")].filter(usable);
+  return Object.fromEntries(Object.entries(kinds).map(([kind, is]) => [kind, buttons.filter(is).length]));
+}"""
+ORDER = ("onwards", "allowed", "choices", "picks", "done", "play")  # what a student presses first, when it is there
+# The number of the move that led to the shown position (the move list marks it), 0 at the start: a move played
+# at an earlier position starts a new line, so the list's length says nothing, but the marked move goes on.
+SHOWN_MOVE = """(table) => [...table.querySelectorAll(".hk-movelist > li")]
+  .findIndex((item) => item.getAttribute("aria-current") === "step") + 1"""
+MOVED_ON = f"""([table, moves, picked]) => ({SHOWN_MOVE})(table) > moves
+  || /game is over/i.test(table.querySelector(".hk-status").textContent)
+  || (picked && table.querySelector("[data-hk-pressed].hk-selected") !== null)"""
+# Marks the ``index``-th pressable button of ``kind`` (data-hk-pressed), for the test to click and follow.
+MARK = PRESSABLE.replace("(table, [picks, tried]) => {", "(table, [picks, tried, kind, index]) => {").replace(
+    "return Object.fromEntries",
+    """for (const old of table.querySelectorAll("[data-hk-pressed]")) delete old.dataset.hkPressed;
+  buttons.filter(kinds[kind])[index].dataset.hkPressed = "1";
+  return Object.fromEntries""",
+)
+
+
+class Kernel:
+    """The page's kernel messages, watched on its websocket: a press counts as answered once the kernel has
+    finished the message it sent (its "idle" status) and the page has drawn what came before that.
+
+    Waiting for the table to look different instead raced with the table itself: a second press went out while
+    the answer to the first was on its way, and a place marked for the first was then pressed for the second.
+    """
+
+    def __init__(self, page: Page) -> None:
+        self.page = page
+        self.sent: list[str] = []  # the ids of the widget messages the page sent, in order
+        self.said: list[Any] = []  # what each of them said (its content's data)
+        self.finished: set[str] = set()  # the ids of the messages the kernel has finished
+        page.on("websocket", lambda socket: self._watch(socket))
+
+    def _watch(self, socket: WebSocket) -> None:
+        socket.on("framesent", lambda frame: self._note(frame, sent=True))
+        socket.on("framereceived", lambda frame: self._note(frame, sent=False))
+
+    def _note(self, frame: str | bytes, sent: bool) -> None:
+        header, parent, content = kernel_message(frame)
+        if sent and header.get("msg_type") == "comm_msg":
+            self.sent.append(header["msg_id"])
+            self.said.append(content.get("data"))
+        elif not sent and header.get("msg_type") == "status" and content.get("execution_state") == "idle":
+            self.finished.add(parent.get("msg_id", ""))
+
+    def press(self, button: Locator, what: str) -> None:
+        """Click ``button`` and wait until the kernel has answered the message the click sent."""
+        before = len(self.sent)
+        button.click()
+        deadline = time.monotonic() + PATIENCE / 1000
+        while not (len(self.sent) > before and self.sent[-1] in self.finished):
+            if time.monotonic() > deadline:
+                pytest.fail(f"{what}: no answer from the kernel within {PATIENCE // 1000} s")
+            self.page.wait_for_timeout(20)
+        self.page.evaluate(DRAWN)
+        print("  sent:", *self.said[before:])  # one message a press: more is a press the page made up
+
+
+# Resolves once the page has handled the messages that came before (they are tasks queued ahead of this one).
+DRAWN = "() => new Promise((done) => setTimeout(() => requestAnimationFrame(() => done()), 0))"
+
+
+def kernel_message(frame: str | bytes) -> tuple[dict[str, Any], dict[str, Any], dict[str, Any]]:
+    """The header, parent header and content of a kernel websocket frame (Jupyter's v1 binary protocol: a count
+    of offsets, the offsets, then the channel and the message's JSON parts); empty for any other frame."""
+    if isinstance(frame, str) or len(frame) < 8:
+        return {}, {}, {}
+    count = int.from_bytes(frame[:8], "little")
+    offsets = [int.from_bytes(frame[8 + 8 * i : 16 + 8 * i], "little") for i in range(count)]
+    parts = [frame[start:end] for start, end in itertools.pairwise([*offsets, len(frame)])]
+    if len(parts) < 5:
+        return {}, {}, {}
+    header, parent, _, content = (json.loads(part) for part in parts[1:5])
+    return header, parent, content
+
+
+def look(table: Locator, student: Student, tried: list[str]) -> dict[str, Any]:
+    """What the table shows: over or not, the moves in its list, a bot thinking, and the pressable buttons."""
+    status = " ".join(table.locator(".hk-status").inner_text().split())
+    return {
+        "over": "game is over" in status.lower(),
+        "thinking": "thinking" in status,
+        "moves": table.evaluate(SHOWN_MOVE),
+        **table.evaluate(PRESSABLE, [student.picks, tried]),
+    }
+
+
+def press_one(table: Locator, kernel: Kernel, kind: str, count: int, rng: random.Random, seen: Seen) -> str:
+    """Press one of the ``count`` pressable buttons of ``kind`` at random, as a mouse would, and wait for the
+    kernel's answer; the button's name (printed, so a failure shows the presses that led to it)."""
+    table.evaluate(MARK, [seen.student.picks, seen.tried, kind, rng.randrange(count)])
+    pressed = table.locator("[data-hk-pressed]")
+    name = f"{kind} {pressed.get_attribute('title') or pressed.text_content()!r}"
+    print(name)
+    if kind == "picks" and not seen.student.picks_play:
+        seen.tried.append(pressed.get_attribute("data-part") or "")
+    kernel.press(pressed, name)
+    return name
+
+
+@dataclass
+class Seen:
+    """What a student remembers while the game stands still: the picks that led nowhere (by part), not tried
+    again until something moves."""
+
+    student: Student
+    moves: int = -1
+    tried: list[str] = field(default_factory=list)
+
+    def look(self, table: Locator) -> dict[str, Any]:
+        """What the table shows now (:func:`look`); a move since the last look clears the memory."""
+        now = look(table, self.student, self.tried)
+        if now["moves"] != self.moves:
+            self.moves, self.tried = int(now["moves"]), []
+            now = look(table, self.student, self.tried)
+        return now
+
+
+def play_to_the_end(kernel: Kernel, table: Locator, game: str, rng: random.Random) -> int:
+    """Press what a student would until the game is over; the number of presses it took."""
+    seen = Seen(STUDENTS[game])
+    for presses in range(seen.student.presses):
+        now = seen.look(table)
+        if now["over"]:
+            return presses
+        kind = next((kind for kind in ORDER if now[kind]), None)
+        if kind is None and not (now["thinking"] or game == "hats_off"):
+            nothing = "nothing picked up can go anywhere" if seen.tried else "there is nothing to press"
+            pytest.fail(f"{game}: the game is not over and {nothing}: {status(table)}")
+        if kind is None:  # the bots think, or a race's clock runs
+            moved_on(table, int(now["moves"]), "nobody moved within {} s, and the game is not over")
+            continue
+        name = press_one(table, kernel, kind, int(now[kind]), rng, seen)
+        if kind == "allowed":  # a move played, or (Madder) a hat picked up that starts several choices
+            failure = f"{name} was marked as allowed, and pressing it played nothing"
+            moved_on(table, int(now["moves"]), failure, picked=True)
+    pytest.fail(f"{game}: not over after {seen.student.presses} presses: {status(table)}")
+
+
+def moved_on(table: Locator, moves: int, failure: str, picked: bool = False) -> None:
+    """Wait until the game moved on from the position after ``moves`` moves (a later one is shown, or the game
+    is over), or (``picked``) the pressed button is picked up; else fail with ``failure``."""
+    try:
+        table.page.wait_for_function(MOVED_ON, arg=[table.element_handle(), moves, picked], timeout=PATIENCE)
+    except PlaywrightTimeout:
+        pytest.fail(f"{failure.format(PATIENCE // 1000)}: {status(table)}")
+
+
+def status(table: Locator) -> str:
+    """The status and message lines, for a failure's sentence."""
+    lines = table.locator(".hk-status, .hk-message").all_inner_texts()
+    return " / ".join(" ".join(line.split()) for line in lines)
+
+
+# -- the tests every page's module runs, each for its own games (its pytest_generate_tests gives ``game``) ------
+# They live here once, and each test module imports them: pytest runs what a test module holds.
+
+STEPS_BACK = 6  # the finished game's last moves taken back (at least), to play one's own line to the end from there
+
+
+@pytest.fixture
+def kernel(page: Page) -> Kernel:
+    """The page's kernel messages, watched from before the page opens."""
+    return Kernel(page)
+
+
+def open_game_page(page: Page, voila: str, game: str) -> None:
+    page.goto(f"{voila}/voila/render/{game}.ipynb")
+    expect(page.locator(".hk-table.hk-main .hk-message")).to_have_attribute("aria-live", "polite")
+
+
+def test_after_the_guided_game_play_on_plays_to_the_end(page: Page, kernel: Kernel, voila: str, game: str) -> None:
+    open_game_page(page, voila, game)
+    table = play_the_first_lesson(page, FIRST_CLICK[game])
+    expect(table.locator(".hk-guide")).to_contain_text("you earned a star")
+    play_to_the_end(kernel, table, game, random.Random(f"play on {game}"))
+
+
+def test_the_pages_play_table_plays_to_the_end(page: Page, kernel: Kernel, voila: str, game: str) -> None:
+    open_game_page(page, voila, game)
+    play_to_the_end(kernel, page.locator(".hk-table.hk-main"), game, random.Random(f"play {game}"))
+
+
+def test_a_line_of_ones_own_from_the_finished_game_plays_to_the_end(
+    page: Page, kernel: Kernel, voila: str, game: str
+) -> None:
+    open_game_page(page, voila, game)
+    page.get_by_role("button", name="open this game on a table").click()
+    table = page.locator(".hk-table").last
+    expect(table.locator(".hk-status")).to_contain_text("The game is over")
+    status = table.locator(".hk-status")
+    for _ in range(STEPS_BACK):
+        kernel.press(table.get_by_role("button", name="back", exact=True), "back")
+    while "starts a new line" not in status.inner_text():  # back to a move of the student's own
+        kernel.press(table.get_by_role("button", name="back", exact=True), "back")
+    play_to_the_end(kernel, table, game, random.Random(f"replay {game}"))
