@@ -610,7 +610,7 @@ def test_the_hint_of_a_choice_counts_the_points_it_changes() -> None:
     game = haberdasher_position([CLERK, TRENDSETTER, COLLECTOR])
     hint = make_bot("madder", "strong", 1).hint(game.seat_view(0))
     assert str(hint.move) == "discard Fedora@Ana"
-    assert hint.reason == "Use The Clearance Clerk as discard Fedora@Ana: right now you gain 1 point."
+    assert hint.reason == "That use of The Clearance Clerk: right now you gain 1 point."
 
 
 @pytest.mark.parametrize("kind", ["random", "greedy", "strong"])

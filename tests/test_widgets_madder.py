@@ -419,3 +419,11 @@ def test_each_seats_inventory_button_sits_in_its_panel_the_readers_hand_at_the_b
     assert table.inventories[1].name.value == f"inventory ({len(ben['inventories'][1])})"
     assert all(box in list(boxes[seat].parts()) for seat, box in enumerate(i.hold for i in table.inventories))
     assert table.seat_rows[1].value.count('title="hidden hat"') == ben["hand_sizes"][1], "Ben's hand: backs only"
+
+
+def test_a_hint_names_its_move_as_the_tables_buttons_do_not_in_notation() -> None:
+    table = MadderTable(hatskit.new_game("madder", players=3, seed=2026), ("reader", "greedy", "strong"), bot_delay=0)
+    table.ask_hint()
+    shown = text(table.message).split("why?")[0]
+    assert shown.startswith("Hint: play your ") and " inventory. " in shown, shown
+    assert ">" not in shown and "*" not in shown, "no notation ('Bowler*>Cleo') in what the student reads first"

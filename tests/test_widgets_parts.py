@@ -35,7 +35,7 @@ def test_a_view_is_at_most_a_dozen_widget_models(name: str) -> None:
 
 def test_every_view_names_the_kernels_one_module_which_carries_the_code_and_style_once() -> None:
     """A view's own state holds the short loader and a reference to the shared Module, not view.js or the style
-    sheet (77 KB a view before); a closed Module is made again for the next view."""
+    sheet, which go to the page once; a closed Module is made again for the next view."""
     first, second = View([]), View([])
     module = first.module
     assert second.module is module and "PARTS['race.js']" in module.text and WIDGET_CSS in module.css

@@ -309,6 +309,14 @@ class MadderTable(TableFrame):
         scored = len(self.shown().view(None)["scores"])
         return scored if scored > len(self.game.state_at(ply - 1).view(None)["scores"]) else None
 
+    def move_words(self, move: Any) -> str:
+        """A hinted move in words, as the table's buttons say it: "play your Bowler ★ into Cleo's inventory"."""
+        if isinstance(move, Play):
+            return f"play your {hat_words(move.hat)} into {_whose(move.to, self.hint_seat())}"
+        if move in (DECLINE, DONE):
+            return "press “decline”" if move == DECLINE else "press “done”: you play no more hats this round"
+        return describe(move, self.hint_seat())
+
     def no_target_text(self, item: str) -> str | None:
         """A hand hat with nowhere to go: an ability waits first, or the moment is not a playing one."""
         if any(isinstance(move, Play) and move.hat == item for move in self.reader_moves()):

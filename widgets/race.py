@@ -1,7 +1,7 @@
 """The Hats Off! race pad: a small front-end piece that times the reader's answers in the browser.
 
-On Binder or a school network a click reaches the kernel 100-300 ms after it
-was made, and a flipped card reaches the screen later still. Timed at the
+On Binder or a school network a click reaches the kernel a noticeable while
+after it was made, and a flipped card reaches the screen later still. Timed at the
 kernel, every race would go to a fast bot. So the pad (a part with its own
 script, ``race.js``, drawn by the table's one widget: widgets/ui.py) starts a stopwatch when a decision
 has been *drawn on screen* (the first animation frame after the change) and

@@ -32,6 +32,7 @@ from hatskit.games.madder.components import (
     Ability,
     MadderOptions,
     card_set,
+    hat_words,
     style_of,
 )
 from hatskit.games.madder.moves import DECLINE, DONE, Choice, MadderMove, Play
@@ -243,7 +244,7 @@ def _describe_play(view: Mapping[str, Any], move: Play) -> str:
     card = card_set(MadderOptions(**view["options"])).premium_of(move.hat)
     if card is not None and view["phase"] == PLAY:
         why += f", and then you may use its ability, {card.name}"
-    return f"Put the {move.hat} into {where}: {why}."
+    return f"Put the {hat_words(move.hat)} into {where}: {why}."
 
 
 def _describe_end(view: Mapping[str, Any], move: EndPhase) -> str:
@@ -262,8 +263,8 @@ def _describe_choice(view: Mapping[str, Any], move: Choice) -> str:
     changes = point_changes(counts, transfers(me, card, move))
     said = [_change(seat == me, SEAT_NAMES[seat], delta) for seat, delta in sorted(changes.items()) if delta]
     if not said:
-        return f"Use {card.name} as {move}: it changes no points now, but it did best in simulated games."
-    return f"Use {card.name} as {move}: right now " + " and ".join(said) + "."
+        return f"That use of {card.name} changes no points now, but it did best in simulated games."
+    return f"That use of {card.name}: right now " + " and ".join(said) + "."
 
 
 def _change(mine: bool, name: str, delta: int) -> str:
