@@ -70,14 +70,10 @@ class HatsTable(TableFrame):
         self.position_buttons = [_card_button(lambda p=p: self.play_selected(f"{{card}}@{p}")) for p in positions]
         self.hand_buttons = [_card_button(lambda i=i: self.pick(i)) for i in range(HAND_SIZE)]
         optional = "swap" if players == 4 else "discard"
+        self.action_templates: dict[ui.Button, str] = {}  # each action button and the move it makes of the card
         self.black_hat_button = self._action_button("black hat", "black {card}")
         self.optional_button = self._action_button(optional, f"{optional} {{card}}")
         self.give_back_button = self._action_button("give back", "back {card}")
-        self.action_templates = {  # each action button and the move it makes of the picked-up card
-            self.black_hat_button: "black {card}",
-            self.optional_button: f"{optional} {{card}}",
-            self.give_back_button: "back {card}",
-        }
         self.seat_rows = [html_line("hk-seatcards") for _ in range(players)]
         self.table_info = html_line("hk-info")
         self.hand_label = html_line("hk-label")
@@ -94,6 +90,7 @@ class HatsTable(TableFrame):
         """A button that plays ``template`` with the selected card; its tooltip says what and why."""
         button = named_button(name, ACTION_TIPS[name], lambda: self.play_selected(template))
         button.add_class("hk-action")
+        self.action_templates[button] = template
         return button
 
     def _labelled_positions(self) -> list[ui.VBox]:

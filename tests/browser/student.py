@@ -22,6 +22,7 @@ import itertools
 import json
 import random
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -226,6 +227,17 @@ def status(table: Locator) -> str:
 
 # -- the tests every page's module runs, each for its own games (its pytest_generate_tests gives ``game``) ------
 # They live here once, and each test module imports them: pytest runs what a test module holds.
+
+
+def for_games(*games: str) -> Callable[[pytest.Metafunc], None]:
+    """A test module's ``pytest_generate_tests``: each of these tests it imports, for each of ``games``."""
+
+    def generate(metafunc: pytest.Metafunc) -> None:
+        if "game" in metafunc.fixturenames:
+            metafunc.parametrize("game", games)
+
+    return generate
+
 
 STEPS_BACK = 6  # the finished game's last moves taken back (at least), to play one's own line to the end from there
 

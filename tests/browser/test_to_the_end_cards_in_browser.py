@@ -5,28 +5,12 @@ own table, and the finished game opened on a table, stepped back and played on a
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
-from tests.browser.student import (  # the tests every game page's module runs, for its own games
+from tests.browser.student import (  # noqa: F401 (the tests and fixture every game page's module runs)
+    for_games,
     kernel,
     test_a_line_of_ones_own_from_the_finished_game_plays_to_the_end,
     test_after_the_guided_game_play_on_plays_to_the_end,
     test_the_pages_play_table_plays_to_the_end,
 )
 
-if TYPE_CHECKING:
-    import pytest
-
-GAMES = ("hats", "madder_than_a_hatter")
-__all__ = [
-    "kernel",
-    "test_a_line_of_ones_own_from_the_finished_game_plays_to_the_end",
-    "test_after_the_guided_game_play_on_plays_to_the_end",
-    "test_the_pages_play_table_plays_to_the_end",
-]
-
-
-def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
-    """Each test above, for each game of this module."""
-    if "game" in metafunc.fixturenames:
-        metafunc.parametrize("game", GAMES)
+pytest_generate_tests = for_games("hats", "madder_than_a_hatter")

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from tests.browser.student import (  # the tests every game page's module runs, for its own games
+from tests.browser.student import (  # noqa: F401 (the tests and fixture every game page's module runs)
+    for_games,
     kernel,
     test_a_line_of_ones_own_from_the_finished_game_plays_to_the_end,
     test_after_the_guided_game_play_on_plays_to_the_end,
@@ -16,26 +17,13 @@ from tests.browser.student import (  # the tests every game page's module runs, 
 )
 
 if TYPE_CHECKING:
-    import pytest
     from playwright.sync_api import Page
 
     from tests.browser.student import Kernel
 
-GAMES = ("hats_off", "sombrero")
-__all__ = [
-    "kernel",
-    "test_a_line_of_ones_own_from_the_finished_game_plays_to_the_end",
-    "test_after_the_guided_game_play_on_plays_to_the_end",
-    "test_the_pages_play_table_plays_to_the_end",
-]
+pytest_generate_tests = for_games("hats_off", "sombrero")
 
 
-def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
-    """Each test above, for each game of this module."""
-    if "game" in metafunc.fixturenames:
-        metafunc.parametrize("game", GAMES)
-
-
-def test_on_a_phone_a_line_of_ones_own_plays_to_the_end(page: Page, kernel: Kernel, voila: str) -> None:
+def test_on_a_phone_a_line_of_ones_own_plays_to_the_end(page: Page, kernel: Kernel, voila: str) -> None:  # noqa: F811
     page.set_viewport_size({"width": 390, "height": 844})
     test_a_line_of_ones_own_from_the_finished_game_plays_to_the_end(page, kernel, voila, "sombrero")
