@@ -2,7 +2,7 @@
 
 The notebook's play table seats the reader as White against a ``strong`` bot
 seeded with the table's seed plus one, and its hints come from a ``strong``
-bot seeded with the table's seed (``widgets/frame.py``). Sombrero has no luck,
+bot seeded with the table's seed (``widgets/table/frame.py``). Sombrero has no luck,
 so the games differ only by those seeds and, in odd games, by an opening of
 random actions. Prints, all measured in this run:
 

@@ -64,7 +64,7 @@ SAVED_TAG = "show-saved-output"  # a code cell shown from its saved outputs on a
 # an empty icon, as on Voilà's pages, so the browser asks for no /favicon.ico (a 404 in the console);
 # links underlined and, on a phone, the text's tables packed closer and its code wrapped, as on the game pages
 # (share/jupyter/voila/templates/hatskit: no text scrolls sideways); and the lessons lists' stars filled in
-# from what this browser kept (widgets/progress.js), by a script of its own at the end of the page.
+# from what this browser kept (widgets/teaching/progress.js), by a script of its own at the end of the page.
 TEXT_PAGE_TEMPLATE = """{%- extends 'lab/index.html.j2' -%}
 {%- block html_head_css -%}<link rel="icon" href="data:;base64,=">
 <style>.jp-RenderedHTMLCommon a:link, .jp-RenderedHTMLCommon a:visited { text-decoration: underline; }
@@ -78,7 +78,7 @@ TEXT_PAGE_TEMPLATE = """{%- extends 'lab/index.html.j2' -%}
 .hk-lessonlist .hk-starsays { position: absolute; left: -9999px; }</style>
 <script>
 // The stars of the lessons lists (hatskit.drawing.stars_html), from what this browser kept for each game
-// (widgets/progress.js, localStorage "hatskit.lessons.<game>"): no server is asked.
+// (widgets/teaching/progress.js, localStorage "hatskit.lessons.<game>"): no server is asked.
 for (const item of document.querySelectorAll("[data-hk-lesson]")) {
   const key = item.dataset.hkLesson;
   let kept = null;

@@ -165,7 +165,7 @@ def seat_classes(seat: int, to_move: bool) -> list[str]:
 def seat_contents_html(head: str, holds: Sequence[str]) -> str:
     """What a seat shows: its name line (:func:`seat_head_html`) above what it holds (:func:`hold_html`, its hand,
     its collection or inventory), side by side where there is room. A live table's seat box holds this with the
-    reader's buttons (widgets/seating.py)."""
+    reader's buttons (widgets/table/seating.py)."""
     return f'{head}<div class="hk-holds">{"".join(holds)}</div>'
 
 
@@ -366,7 +366,7 @@ def _player_fold(sheet: ScoreSheet, seat: int, name: str, total: int) -> str:
 
     A line that counts cards or squares names them (``data-hk-shows``) and its seat (``data-hk-seat``), and
     takes the keyboard's focus, so a live table can point at them while the line is hovered or focused
-    (widgets/view.js); the seat keeps it from pointing at a card of the same name in another seat's panel.
+    (widgets/toolkit/view.js); the seat keeps it from pointing at a card of the same name in another seat's panel.
     """
     rows = "".join(
         f"<tr{_shows(line)}><td>{escape(_round_prefix(line.round) + line.category)}</td>"
@@ -394,7 +394,7 @@ def stars_html(lessons: Sequence[Lesson]) -> str:
     """The lessons as a list on a page without a kernel (the index): each ☆ becomes ★ where this browser kept a star.
 
     The page's own script fills the stars in (config/voila.py, TEXT_PAGE_TEMPLATE), from what
-    widgets/progress.js keeps; without it (a notebook on GitHub) every lesson shows ☆.
+    widgets/teaching/progress.js keeps; without it (a notebook on GitHub) every lesson shows ☆.
     """
     items = "".join(
         f'<li data-hk-lesson="{escape(lesson.key)}"><span class="hk-star" aria-hidden="true">☆</span> '

@@ -17,8 +17,9 @@ import hatskit
 from hatskit.bots import Hint
 from hatskit.core import SeatView
 from hatskit.games.hats_off import Pass, Play, all_cards
-from widgets import HatsTable, ui
-from widgets.parts import is_shown
+from widgets import HatsTable
+from widgets.toolkit import ui
+from widgets.toolkit.parts import is_shown
 
 # ------------------------------------------------------------------ every game: how much randomised tests run
 # `make test` runs every randomised test in full (SCALE 1); `make check`, the quick loop, sets
@@ -168,7 +169,7 @@ def walk(part: ui.Part | ui.Surface) -> Iterator[ui.Part]:
 
 
 def page_tree(view: ui.Surface) -> dict[str, Any]:
-    """What the page has of ``view`` once the kernel sends it: its tree of parts (widgets/ui.py), each part's
+    """What the page has of ``view`` once the kernel sends it: its tree of parts (widgets/toolkit/ui.py), each part's
     node as sent, children in place of their ids."""
     view.flush()
     sent = view.snapshot()

@@ -19,9 +19,10 @@ import hatskit
 from hatskit.lessons import LessonError, lesson_bots, load_lessons
 from tests.conftest import NOTEBOOK_DIR
 from tests.helpers import press, walk
-from widgets import HatsOffTable, HatsTable, MadderTable, SombreroTable, ui
-from widgets.frame import TableFrame
-from widgets.parts import is_shown
+from widgets import HatsOffTable, HatsTable, MadderTable, SombreroTable
+from widgets.table.frame import TableFrame
+from widgets.toolkit import ui
+from widgets.toolkit.parts import is_shown
 
 LESSON_FILES = sorted((NOTEBOOK_DIR / "lessons").glob("*.json"))
 TABLES: dict[str, type[TableFrame]] = {

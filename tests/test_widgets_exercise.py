@@ -10,7 +10,7 @@ import pytest
 
 import hatskit
 from hatskit import Game, HatskitError, IllegalMoveError, InvalidMoveError
-from widgets.exercise import MoveExercise, most_points_now
+from widgets.teaching.exercise import MoveExercise, most_points_now
 
 # Ana (seat 0) to move; the table's position 3 holds ♥6, so only a heart can take it.
 POSITION = {

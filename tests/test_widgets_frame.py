@@ -22,10 +22,11 @@ from hatskit.bots import Hint
 from hatskit.core import Event, Game, GameSpec, InvalidMoveError, Outcome, ScoreLine, ScoreSheet
 from hatskit.drawing import RULE_NAMES, Told, rule_name, told_html, without_rules
 from tests.helpers import RULE_ID, play_first_option, said, select, why
-from widgets import HatsOffTable, HatsTable, MadderTable, SombreroTable, ui
-from widgets.frame import BOT, TableFrame
-from widgets.parts import is_shown
-from widgets.scheduler import ManualClock
+from widgets import HatsOffTable, HatsTable, MadderTable, SombreroTable
+from widgets.table.frame import BOT, TableFrame
+from widgets.table.scheduler import ManualClock
+from widgets.toolkit import ui
+from widgets.toolkit.parts import is_shown
 
 NAMES = ("Ana", "Ben", "Cleo")
 ROUNDS = 3

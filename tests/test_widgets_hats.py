@@ -33,9 +33,10 @@ from tests.helpers import (
     walk,
     why,
 )
-from widgets import HatsTable, ui
-from widgets.parts import is_shown
-from widgets.scheduler import ManualClock
+from widgets import HatsTable
+from widgets.table.scheduler import ManualClock
+from widgets.toolkit import ui
+from widgets.toolkit.parts import is_shown
 
 BOTS = ("reader", "greedy", "greedy")
 ROOT = Path(__file__).resolve().parents[1]
@@ -322,8 +323,9 @@ KERNEL_SETUP = """
 import hatskit
 from hatskit.games.hats import Exchange
 from hatskit.bots import Hint
-from widgets import HatsTable, ui
-from widgets.scheduler import ManualClock
+from widgets import HatsTable
+from widgets.toolkit import ui
+from widgets.table.scheduler import ManualClock
 g = hatskit.new_game("hats", players=3, seed=7)
 t = HatsTable(g, ("reader", "greedy", "greedy"), bot_delay=1.0)
 m = next(m for m in g.legal_moves() if isinstance(m, Exchange))
@@ -762,7 +764,7 @@ def test_a_move_inside_a_replay_keeps_the_original_game_reachable() -> None:
 
 
 def test_a_move_reaches_the_page_as_one_message_with_the_cards_it_changed() -> None:
-    """The table is one widget model (widgets/ui.py): a move, the bots' answers included, is one update of it."""
+    """The table is one widget model (widgets/toolkit/ui.py): a move, the bots' answers included, is one update."""
     table = new_table(seats=("reader", "greedy", "greedy"), clock=ManualClock())
     exchange = next(move for move in table.reader_moves() if isinstance(move, Exchange))
     table.select(str(exchange.card))

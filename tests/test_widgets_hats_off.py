@@ -17,11 +17,11 @@ import pytest
 
 import hatskit
 from tests.helpers import RULE_ID, FixedBot, position, press, said, why, widget_states, with_deck
-from widgets import ui
-from widgets.hats_off import OTHER_TIME, HatsOffTable, answer_move, describe, prompt_text
-from widgets.parts import is_shown
-from widgets.race import Answer, read_answer
-from widgets.scheduler import ManualClock
+from widgets.games.hats_off import OTHER_TIME, HatsOffTable, answer_move, describe, prompt_text
+from widgets.games.race import Answer, read_answer
+from widgets.table.scheduler import ManualClock
+from widgets.toolkit import ui
+from widgets.toolkit.parts import is_shown
 
 HEAD_SECONDS = 2.5
 

@@ -1,4 +1,4 @@
-"""widgets/later.py: a replay table is built when the reader presses its button, not while the page opens."""
+"""widgets/toolkit/later.py: a replay table is built when the reader presses its button, not while the page opens."""
 
 from __future__ import annotations
 

@@ -12,11 +12,18 @@ import pytest
 
 import hatskit
 from hatskit import Game
-from widgets.frame import TableFrame
-from widgets.hats import HatsTable
-from widgets.hats_off import HatsOffTable
-from widgets.links import LinkError, game_from_code, link_query, position_code, table_from_query, teacher_from_query
-from widgets.sombrero import SombreroTable
+from widgets.games.hats import HatsTable
+from widgets.games.hats_off import HatsOffTable
+from widgets.games.sombrero import SombreroTable
+from widgets.table.frame import TableFrame
+from widgets.table.links import (
+    LinkError,
+    game_from_code,
+    link_query,
+    position_code,
+    table_from_query,
+    teacher_from_query,
+)
 
 TABLES: list[type[TableFrame]] = [HatsTable, SombreroTable, HatsOffTable]
 LINKED_GAMES = [("hats", {"players": 4}), ("sombrero", {}), ("hats-off", {"players": 3, "memory_aid": True})]

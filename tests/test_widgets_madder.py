@@ -25,7 +25,7 @@ from tests.helpers import (
     widget_states,
 )
 from widgets import MadderTable
-from widgets.parts import is_shown
+from widgets.toolkit.parts import is_shown
 
 BOTS = ("reader", "greedy", "greedy")
 

@@ -1,4 +1,4 @@
-"""The parts views are built of (widgets/ui.py, widgets/parts.py): one widget model per view, one message a move."""
+"""The parts views are built of (widgets/toolkit/ui.py, parts.py): one widget model per view, one message a move."""
 
 from __future__ import annotations
 
@@ -10,10 +10,11 @@ from ipywidgets.widgets.widget import _instances
 
 import hatskit
 from tests.helpers import page_tree, press, shown_strings
-from widgets import HatsOffTable, HatsTable, MadderTable, SombreroTable, ui
-from widgets.exercise import MoveExercise
-from widgets.parts import HIDDEN, View, is_shown, named_button, show
-from widgets.style import WIDGET_CSS
+from widgets import HatsOffTable, HatsTable, MadderTable, SombreroTable
+from widgets.teaching.exercise import MoveExercise
+from widgets.toolkit import ui
+from widgets.toolkit.parts import HIDDEN, View, is_shown, named_button, show
+from widgets.toolkit.style import WIDGET_CSS
 
 TABLES: dict[str, Callable[[], ui.Surface]] = {
     "hats": lambda: HatsTable(hatskit.new_game("hats", players=4, seed=1), ("reader", "greedy", "greedy", "greedy")),

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from hatskit.puzzles import PuzzleError, load_puzzles, read_puzzles
-from widgets.puzzles import puzzle_exercise
+from widgets.teaching.puzzles import puzzle_exercise
 
 PUZZLES = Path(__file__).resolve().parent.parent / "notebooks" / "puzzles"
 SHIPPED = sorted(PUZZLES.glob("*.json"))

@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
-from widgets.scheduler import ManualClock, Scheduler
+from widgets.table.scheduler import ManualClock, Scheduler
 
 
 def recorder() -> tuple[list[str], Any]:

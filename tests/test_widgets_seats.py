@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import hatskit
 from tests.helpers import play_first_option, shown_strings
-from widgets.hats import HatsTable
-from widgets.madder import MadderTable
-from widgets.parts import is_shown
-from widgets.seats import REVEALED_NOTE, TEACHER_HEADING
-from widgets.sombrero import SombreroTable
+from widgets.games.hats import HatsTable
+from widgets.games.madder import MadderTable
+from widgets.games.sombrero import SombreroTable
+from widgets.table.seats import REVEALED_NOTE, TEACHER_HEADING
+from widgets.toolkit.parts import is_shown
 
 
 def hats_table(seats: tuple[str, ...]) -> HatsTable:

@@ -14,8 +14,8 @@ from hatskit.drawing import without_rules
 from hatskit.games.sombrero import FILES, Jump, Step, square_name
 from tests.helpers import RULE_ID, said, why
 from widgets import SombreroTable
-from widgets.parts import is_shown
-from widgets.sombrero import GLYPHS, piece_class
+from widgets.games.sombrero import GLYPHS, piece_class
+from widgets.toolkit.parts import is_shown
 
 # White to move: b3-c4 flanks d4 between c4 and e4 (S3); c2 is a hatless friend of b3 (a hat jump, S2).
 CAPTURE = {

@@ -1,4 +1,4 @@
-"""A bot thinks at low CPU priority while the kernel waits (widgets/thinking.py)."""
+"""A bot thinks at low CPU priority while the kernel waits (widgets/table/thinking.py)."""
 
 from __future__ import annotations
 
@@ -9,9 +9,9 @@ from collections.abc import Callable
 import pytest
 
 import hatskit
-import widgets.frame
+import widgets.table.frame
 from widgets import HatsTable
-from widgets.thinking import BOT_NICENESS, _thinker, think
+from widgets.table.thinking import BOT_NICENESS, _thinker, think
 
 
 def where_and_how_nice() -> tuple[int, int]:
@@ -42,7 +42,7 @@ def test_a_table_bot_decides_through_the_thinker(monkeypatch: pytest.MonkeyPatch
         decided.append(answer := think(decide))
         return answer
 
-    monkeypatch.setattr(widgets.frame, "think", recording)
+    monkeypatch.setattr(widgets.table.frame, "think", recording)
     table = HatsTable(hatskit.new_game("hats", players=2, seed=3), seats=("greedy", "reader"), bot_delay=0)
     assert [str(move) for move in decided] == [str(move) for move in table.game.history]
     assert len(decided) == 1

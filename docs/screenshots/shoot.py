@@ -3,7 +3,7 @@
     .venv/bin/python docs/screenshots/shoot.py          # about five minutes; writes docs/screenshots/
 
 Voilà serves the notebooks as `make app` does, and Chromium opens each game page
-with a position in its link (``?position=<code>``, widgets/links.py), so the
+with a position in its link (``?position=<code>``, widgets/table/links.py), so the
 page's own table shows that moment as a student's screen shows it: the
 reader's seat, hidden hands face down. The moments come from one seeded game
 of greedy bots: its start, the position halfway through, and its end. Each
@@ -26,7 +26,7 @@ import hatskit  # noqa: E402
 from hatskit.bots import make_bot  # noqa: E402
 from tests.browser.conftest import CHROMIUM, CHROMIUM_ARGS, app_command, compile_bytecode  # noqa: E402
 from tests.conftest import GAME_NOTEBOOKS, free_port  # noqa: E402
-from widgets.links import position_code  # noqa: E402
+from widgets.table.links import position_code  # noqa: E402
 
 PAGES = {game_id: notebook for notebook, game_id in GAME_NOTEBOOKS.items()}  # each game's page
 TITLES = {"hats": "Hats", "sombrero": "Sombrero", "hats-off": "Hats Off!", "madder": "Madder than a Hatter"}

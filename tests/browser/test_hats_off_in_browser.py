@@ -60,7 +60,7 @@ import hatskit
 from hatskit.bots import Hint
 from hatskit.core import SeatView
 from hatskit.games.hats_off import Pass, Play
-from widgets.hats_off import HatsOffTable
+from widgets.games.hats_off import HatsOffTable
 
 
 {inspect.getsource(FixedBot)}
@@ -287,7 +287,7 @@ KEY_ON_THE_PAGE = """([pads, key]) => {
 def test_a_key_on_the_page_goes_to_the_pad_used_last_and_to_no_other(
     page: Page, open_table: Callable[[str, Path], Locator], races: Served
 ) -> None:
-    """Each table is its own view; the pads share one module on the page (widgets/ui.py, module_text), so the
+    """Each table is its own view; the pads share one module on the page (widgets/toolkit/ui.py, module_text), so the
     pad used last is the page's. With a module per view, each view's pad used last took the key: both flipped."""
     first, _, last = open_races(page, open_table, races)
     first_pad, last_pad = race_pad(first), race_pad(last)

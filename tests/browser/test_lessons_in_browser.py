@@ -1,6 +1,6 @@
 """The guided first game in Chromium: a student follows only the screen, earns a star, reloads and finds it.
 
-Each game page opens on its lessons' table (widgets/lessons.py). The test reads
+Each game page opens on its lessons' table (widgets/teaching/lessons.py). The test reads
 nothing of the kernel: at every step it clicks what the table marks for the
 step (the card or piece to take first, then the marked place; or the one
 marked button, such as a Premium ability's choice), waits for the instruction

@@ -28,7 +28,7 @@ VIEW_CELL = """from hatskit.core import ScoreLine, ScoreSheet
 from hatskit.drawing import card_html, score_panel_html
 from hatskit.games.madder.components import DEFAULT_CARDS, load_cards
 from hatskit.games.madder.render import hat_html
-from widgets.parts import View, html_line
+from widgets.toolkit.parts import View, html_line
 
 heart = card_html("♥", 5, "heart")
 fedora = hat_html("Fedora*", load_cards(str(DEFAULT_CARDS)))

@@ -169,7 +169,7 @@ def line_html(line: Sequence[str], cards: CardSet, deck_size: int) -> str:
 def line_hat_html(hat: str, index: int, cards: CardSet) -> str:
     """The ``index``-th hat of the assembly line and its place under it; the first one is marked (M2).
 
-    The live table's line cards (widgets/madder.py) are this drawing too, so a card an ability may take is the
+    The live table's line cards (widgets/games/madder.py) are this drawing too, so a card an ability may take is the
     card the printed picture shows.
     """
     return f"{hat_html(hat, cards, 'hk-first' if index == 0 else '')}<small>{nth_on_line(index)}</small>"
@@ -196,7 +196,7 @@ def inventory_html(inventory: Sequence[str], cards: CardSet) -> str:
 
 def inventory_groups(inventory: Sequence[str], cards: CardSet) -> list[tuple[list[str], str]]:
     """An inventory's styles in the card set's order: each style's hats and the caption under them, how many
-    and what they score now (M5). The live table's inventory cards (widgets/madder.py) are grouped by it too."""
+    and what they score now (M5). The live table's inventory cards (widgets/games/madder.py) are grouped by it too."""
     counts = style_counts(inventory)
     return [
         (

@@ -20,8 +20,8 @@ from typing import Any
 
 from hatskit import Game, HatskitError
 from hatskit.drawing import event_html
-from widgets import ui
-from widgets.parts import View, html_line, named_button, row
+from widgets.toolkit import ui
+from widgets.toolkit.parts import View, html_line, named_button, row
 
 Goal = Callable[[Game, Any], tuple[bool, str]]
 """``goal(game_before, move) -> (met, explanation)``, asked only about legal moves."""
@@ -117,7 +117,7 @@ class MoveExercise(View):
 
     def _show(self, game: Game, message_html: str, verdict: str) -> None:
         """Show ``game``'s position and an (already escaped) feedback line, ``verdict`` its class (hk-good,
-        hk-bad: the theme's colours for it, widgets/style.py)."""
+        hk-bad: the theme's colours for it, widgets/toolkit/style.py)."""
         self.board.value = self._board_html(game)
         line = f'<div class="hk-verdict {verdict}" role="status">{message_html}</div>'
         self.feedback.value = line if message_html else ""

@@ -17,7 +17,7 @@ While a lesson runs, the table's other controls (new game, stepping through,
 undo, hint, sharing) are hidden, so a first-time reader sees only the table
 and the instruction; they come back, and the game plays on, once the lesson
 is done. The stars and the step reached are kept in the reader's own browser
-(:class:`widgets.progress.Progress`): a reader who comes back finds the stars
+(:class:`widgets.teaching.progress.Progress`): a reader who comes back finds the stars
 and the lesson where they left it; "start again" forgets both.
 """
 
@@ -30,11 +30,11 @@ from typing import TYPE_CHECKING, Any
 
 from hatskit import Game
 from hatskit.lessons import Lesson, LessonError, Step
-from widgets.parts import column, html_line, named_button, row, set_marks, show
-from widgets.progress import Progress
+from widgets.teaching.progress import Progress
+from widgets.toolkit.parts import column, html_line, named_button, row, set_marks, show
 
 if TYPE_CHECKING:
-    from widgets.frame import TableFrame
+    from widgets.table.frame import TableFrame
 
 CURRENT = "hk-selected"  # the mark of the lesson being played in the list
 
@@ -67,7 +67,7 @@ class Guide:
         table.guide = self
         self.begin(0)
 
-    # -- what the table asks (widgets.frame.Coach) -------------------------------------------
+    # -- what the table asks (widgets.table.frame.Coach) -------------------------------------------
 
     def point(self) -> Any:
         """The move the step waits for, when it is the reader's turn; the instruction says what to do meanwhile."""

@@ -36,6 +36,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import hashlib
+import inspect
 import itertools
 import pathlib
 import weakref
@@ -554,7 +555,8 @@ def _flush_all() -> None:
 
 
 def _script(part: type[Custom]) -> str:
-    return (HERE / part.script).read_text(encoding="utf-8")
+    """The front-end code of ``part``: the file it names, beside the module that defines it."""
+    return (pathlib.Path(inspect.getfile(part)).parent / part.script).read_text(encoding="utf-8")
 
 
 def module_text(parts: Sequence[type[Custom]]) -> str:

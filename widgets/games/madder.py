@@ -60,11 +60,11 @@ from hatskit.games.madder.render import (
     inventory_html,
     line_hat_html,
 )
-from widgets import ui
-from widgets.frame import TableFrame
-from widgets.parts import column, html_line, named_button, row, set_face, set_marks, show
-from widgets.seating import SeatRing
-from widgets.style import narrow
+from widgets.table.frame import TableFrame
+from widgets.table.seating import SeatRing
+from widgets.toolkit import ui
+from widgets.toolkit.parts import column, html_line, named_button, row, set_face, set_marks, show
+from widgets.toolkit.style import narrow
 
 MARKS = ("hk-legal", "hk-selected", "hk-hint")
 HAND_SLOTS = 8  # more than a hand ever holds: 3 dealt, at most one more from an ability

@@ -4,7 +4,7 @@
     >>> puzzle_exercise(puzzles[0])
 
 The file format is described in ``hatskit.puzzles``; the exercise is a
-``MoveExercise`` (widgets/exercise.py) whose goal is "one of the file's
+``MoveExercise`` (widgets/teaching/exercise.py) whose goal is "one of the file's
 answers" and whose explanation is the file's own sentence.
 """
 
@@ -14,7 +14,7 @@ from typing import Any
 
 from hatskit import Game
 from hatskit.puzzles import Puzzle, load_puzzles
-from widgets.exercise import Goal, MoveExercise
+from widgets.teaching.exercise import Goal, MoveExercise
 
 __all__ = ["answer_goal", "load_puzzles", "puzzle_exercise"]
 

@@ -15,7 +15,7 @@ from collections.abc import Callable
 
 import ipywidgets
 
-from widgets.parts import View, named_button
+from widgets.toolkit.parts import View, named_button
 
 
 def on_request(label: str, build: Callable[[], ipywidgets.Widget]) -> ipywidgets.VBox:
@@ -27,7 +27,7 @@ def on_request(label: str, build: Callable[[], ipywidgets.Widget]) -> ipywidgets
     tooltip = "show the finished game on a table you can step through"
     button = View([named_button(label, tooltip, open_it, primary=True)])
     button.add_class("hk")
-    button.add_class("hk-request")  # a finger tall (widgets/style.py)
+    button.add_class("hk-request")  # a finger tall (widgets/toolkit/style.py)
     button.flush()
     place = ipywidgets.VBox([button])
     return place

@@ -23,11 +23,11 @@ import html
 from typing import TYPE_CHECKING, Any
 
 from hatskit import Game
-from widgets import ui
-from widgets.parts import column, html_line, named_button, show
+from widgets.toolkit import ui
+from widgets.toolkit.parts import column, html_line, named_button, show
 
 if TYPE_CHECKING:
-    from widgets.frame import TableFrame
+    from widgets.table.frame import TableFrame
 
 TEACHER_HEADING = "Teacher's view: every hand is showing"
 REVEALED_NOTE = "The teacher's view has shown every hand of this game."

@@ -1,4 +1,4 @@
-// The progress part (widgets/progress.py): the stars and place of a game's lessons, kept in the browser's
+// The progress part (widgets/teaching/progress.py): the stars and place of a game's lessons, kept in the browser's
 // localStorage under "hatskit.lessons.<game>" (no server, no account; the index page reads the same key).
 //
 // As the page opens it sends what this browser kept; whenever the kernel sets `saved`, it keeps that.

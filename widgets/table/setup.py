@@ -2,11 +2,11 @@
 
     >>> row = SetupRow("hats", player_counts=(2, 3, 4), shuffled=True, start=table.start, refuse=print)
 
-The choices are folded into one *New game…* button (a :class:`widgets.ui.Fold`):
+The choices are folded into one *New game…* button (a :class:`widgets.toolkit.ui.Fold`):
 a table shows the game, not a form, and on a phone a row of choice boxes would
 push the cards below the screen. Opening it shows the choices and *Start*.
 The short choices (how many players, who sits in each seat) are rows of pills
-(:class:`widgets.ui.Choices`), pressed as a game's buttons are, not drop-down lists.
+(:class:`widgets.toolkit.ui.Choices`), pressed as a game's buttons are, not drop-down lists.
 Nothing changes until *Start* is pressed; then the panel builds the game from
 its choices and hands it to ``start`` (the panel folds again once the game is
 shown), or hands ``refuse`` the sentence that says which choice the game would
@@ -35,8 +35,8 @@ import hatskit
 from hatskit import Game, HatskitError
 from hatskit.bots import BOT_KINDS, bot_kinds, make_bot
 from hatskit.core import new_seed
-from widgets import ui
-from widgets.parts import named_button, show
+from widgets.toolkit import ui
+from widgets.toolkit.parts import named_button, show
 
 READER = "reader"
 FRESH, AGAIN, BY_NUMBER = "fresh", "again", "number"  # the deal pills' values

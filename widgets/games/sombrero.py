@@ -32,10 +32,10 @@ from hatskit.drawing import escape
 from hatskit.games.sombrero.components import BLACK, FILES, SIDES, WHITE, parse_square, square_name
 from hatskit.games.sombrero.moves import Jump, Step
 from hatskit.games.sombrero.render import draw_counts, piece_svg, side_html
-from widgets import ui
-from widgets.frame import TableFrame
-from widgets.parts import html_line, named_button, set_face
-from widgets.style import narrow
+from widgets.table.frame import TableFrame
+from widgets.toolkit import ui
+from widgets.toolkit.parts import html_line, named_button, set_face
+from widgets.toolkit.style import narrow
 
 SEATS = (WHITE, BLACK)
 GLYPHS = {(WHITE, True): "△", (WHITE, False): "○", (BLACK, True): "▲", (BLACK, False): "●"}

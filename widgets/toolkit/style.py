@@ -10,10 +10,10 @@ card: a ``hk-cardbtn`` button's face is the game renderer's card (``hk-card`` an
 piece, ``hk-hint`` the strong bot's suggestion, ``hk-changed`` a card the last
 moves changed (a corner star). Every mark changes the border *shape* or adds a
 sign as well as a colour, so none is told by colour alone.
-``hk-hidden`` hides a part (:func:`widgets.parts.show`). A fold (the set-up's
+``hk-hidden`` hides a part (:func:`widgets.toolkit.parts.show`). A fold (the set-up's
 *New game…*) is a ``<details>`` whose summary looks like a button. On a narrow
 table (:func:`narrow`, a phone) every control is at least 44 px on its short side. A short choice is a row of
-pills (``hk-pill`` in ``hk-choices``, :class:`widgets.ui.Choices`), the chosen one ticked and filled.
+pills (``hk-pill`` in ``hk-choices``, :class:`widgets.toolkit.ui.Choices`), the chosen one ticked and filled.
 """
 
 from __future__ import annotations
@@ -21,10 +21,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from hatskit.drawing import CSS
-from widgets import ui
+from widgets.toolkit import ui
 
 WIDGET_CSS = """
-/* A move exercise (widgets/exercise.py) is laid out as a table on a phone, and says its verdict in the
+/* A move exercise (widgets/teaching/exercise.py) is laid out as a table on a phone, and says its verdict in the
    theme's colours, a sign (✔, ✘) as well as the colour. */
 :is(.hk-table, .hk-exercise) { gap: 4px; container: hk-table / inline-size; }
 .hk-table { font-family: system-ui, sans-serif; }
@@ -59,7 +59,7 @@ body[data-jp-theme-light="false"] .hk-exercise .hk-verdict.hk-bad { color: #ff9e
 .hk-table .hk-message.hk-error { border-left: 4px dashed #b00020; color: #b00020; }
 .hk-table .hk-status { font-weight: 600; }
 .hk-table .hk-poslabel { text-align: center; color: #555; font-size: .85em; }
-/* Seats around the table (widgets/seating.py): the others across the top, side by side and wrapping, the middle
+/* Seats around the table (widgets/table/seating.py): the others across the top, side by side and wrapping, the middle
    (tea table, assembly line, pile) on a green cloth, the reader's own seat below it. The cards a seat panel
    draws are small; the reader's hand buttons keep their size. */
 .hk-table .hk-others { align-self: stretch; justify-content: center; align-items: stretch; gap: 8px; }
@@ -78,9 +78,9 @@ body[data-jp-theme-light="false"] .hk-table .hk-middle .hk-poslabel { color: #c8
 .hk-table .hk-top > .hk-fold { flex: 1 1 auto; }
 /* The teacher's toggle sits at the table's right edge: room for its focus ring, which the table's box would cut. */
 .hk-table .hk-top > .hk-toggle { margin: 7px 8px 2px 2px; }
-/* A button that builds a table when pressed (widgets/later.py) is a finger tall on every screen. */
+/* A button that builds a table when pressed (widgets/toolkit/later.py) is a finger tall on every screen. */
 .hk-request .hk-btn { min-height: 44px; }
-/* A fold (widgets/ui.py Fold) is <details>: its summary looks like a button, with a sign of open or closed. */
+/* A fold (widgets/toolkit/ui.py Fold) is <details>: its summary looks like a button, with a sign of open or closed. */
 .hk-fold > .hk-summary { list-style: none; width: max-content; max-width: 100%; }
 .hk-fold > .hk-summary::-webkit-details-marker { display: none; }
 .hk-fold > .hk-summary::before { content: "▸" / ""; display: inline-block; width: 1em; }
@@ -177,7 +177,7 @@ body[data-jp-theme-light="false"] .hk-choices .hk-btn.hk-pill[aria-checked=true]
 .hk-table .hk-movepanel .hk-movelist { padding-left: 3.3em; }
 .hk-table .hk-btn { flex-shrink: 0; }
 .hk-table .hk-slider { min-width: 12em; }
-/* A lesson (widgets/lessons.py): the lessons with their stars, then the instruction in a box of its own. */
+/* A lesson (widgets/teaching/lessons.py): the lessons with their stars, then the instruction in a box of its own. */
 .hk-table .hk-lessons { gap: 4px; padding: 6px 8px; border: 2px solid #1f6fd1; border-radius: 8px;
   background: #f2f7ff; }
 .hk-table .hk-lessons .hk-btn.hk-selected { font-weight: 700; box-shadow: inset 0 0 0 2px #1f6fd1; }

@@ -8,7 +8,7 @@
 // Sombrero board is one tab stop with the arrow keys inside, and so is a row of choice pills; a fold's summary
 // says whether it is open (aria-expanded); the page's first table gets a skip link.
 // Parts with front-end code of their own (the race pad, the clipboard, the progress bar) are appended to this
-// file and registered in PARTS (widgets/ui.py, module_text): each is an anywidget-style
+// file and registered in PARTS (widgets/toolkit/ui.py, module_text): each is an anywidget-style
 // render({ model, el, motion }) on the part's own traits, `motion` being the table's own ways to carry and glide
 // a card (PART_MOTION), so a part moves as the table does without reaching into this file by name.
 
@@ -72,7 +72,7 @@ function fold(item, id, send) {
   });
 }
 
-// A row of choice pills (widgets/ui.py Choices) is a radio group: one Tab stop, on the chosen pill; the arrow keys
+// A row of choice pills (widgets/toolkit/ui.py Choices) is a radio group: one Tab stop, on the chosen pill; the arrow keys
 // move the choice and send it at once, as a radio group does (Home and End: the first and the last), and a click
 // or Enter or Space chooses. The kernel's answer marks the chosen pill (aria-checked). Pills of which some are
 // chosen (Picks) are check boxes: each its own Tab stop, pressed by click, Enter or Space, the arrow keys unused.
@@ -257,7 +257,7 @@ function scrollToCurrentMove(el) {
   });
 }
 
-// A row that scrolls sideways (a phone's row of lessons, widgets/style.py) shows its chosen button (hk-selected)
+// A row that scrolls sideways (a phone's row of lessons, widgets/toolkit/style.py) shows its chosen button (hk-selected)
 // when the choice changes; the reader's own scrolling is left alone until the next change. Read in the next frame.
 function showChosen(el) {
   requestAnimationFrame(() => {
@@ -498,7 +498,7 @@ function stepPiece(step) {
 // -- hats on a board: a piece that keeps its square but gains or loses its hat (Sombrero's S2 hat jump, S3's
 // capture). Each kind's picture is noted once, as the board is first seen (a square's computed background, read
 // before a change while the page is laid out anyway), so a square can show its old picture while the hat moves:
-// the hat alone is the top of the hatted picture on the square's ::after ("hk-hat-moving", widgets/style.py).
+// the hat alone is the top of the hatted picture on the square's ::after ("hk-hat-moving", widgets/toolkit/style.py).
 // One square of a side losing its hat as one other of the same side gains one is a hat jump: the hat glides
 // between them. Any other hat lost lifts off and fades; any other hat gained (stepping back over a capture)
 // comes down and settles.

@@ -16,7 +16,7 @@ from typing import Any
 
 import traitlets
 
-from widgets import ui
+from widgets.toolkit import ui
 
 Heard = Callable[[dict[str, Any]], None]
 

@@ -3,7 +3,7 @@
     >>> HatsOffTable(hatskit.new_game("hats-off", players=3, seed=7))                  # race mode
     >>> HatsOffTable(hatskit.new_game("hats-off", players=3, seed=7), mode="step")     # step mode
 
-**Race mode.** One reader races bots. The race pad (:class:`widgets.race.RacePad`)
+**Race mode.** One reader races bots. The race pad (:class:`widgets.games.race.RacePad`)
 shows the pile's top card large in the middle, the loose cards, the reader's
 hand and the face-down head card, with a button and a key per action; it times
 every answer in the browser, from the moment the card was drawn on screen. A
@@ -15,7 +15,7 @@ delay never decides it. Where the reader has nothing to do in a race, the bots
 play after ``bot_delay``. The head card is shown for ``head_seconds`` when it
 changes, then hidden, unless the ``memory_aid`` option is on (O1). Undo, hint
 and step-through are switched off: a race cannot be taken back. A lesson's step
-(widgets/lessons.py) is marked on the pad's button for it; an answer the step
+(widgets/teaching/lessons.py) is marked on the pad's button for it; an answer the step
 does not ask for is refused and the same decision opens again.
 
 **Step mode.** The same game turn by turn for a class: every seat is the
@@ -40,11 +40,11 @@ from hatskit.games.hats_off import KIND_NAMES, MAX_RACES, Call, Flip, HatsOffMov
 from hatskit.games.hats_off.bots import LEVELS, RacerBot
 from hatskit.games.hats_off.render import seat_row_html, view_html
 from hatskit.games.hats_off.scoring import cards
-from widgets import ui
-from widgets.frame import BOT, READER, TableFrame
-from widgets.parts import html_line, named_button, row, show
-from widgets.race import WEAR, Answer, RacePad, loose_cards
-from widgets.scheduler import ManualClock, Timer
+from widgets.games.race import WEAR, Answer, RacePad, loose_cards
+from widgets.table.frame import BOT, READER, TableFrame
+from widgets.table.scheduler import ManualClock, Timer
+from widgets.toolkit import ui
+from widgets.toolkit.parts import html_line, named_button, row, show
 
 MODES = ("race", "step")
 MATCH = "a match!"  # how the rules' narration tells a matching play

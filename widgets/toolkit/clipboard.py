@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import traitlets
 
-from widgets import ui
+from widgets.toolkit import ui
 
 CLIPBOARD_CSS = """
 .hk-copy { display: none; align-items: center; gap: 6px; }

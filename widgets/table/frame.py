@@ -37,14 +37,14 @@ Who may act comes from ``game.acting``: several seats may act at once, and
 every acting bot gets its move scheduled. Every change of the game goes
 through ``game.play`` and ``game.undo``; the parts are built once and only
 their values and classes change afterwards. The whole table is one widget
-model (:class:`widgets.parts.View`): what one click, or one bot's move,
+model (:class:`widgets.toolkit.parts.View`): what one click, or one bot's move,
 changes reaches the page as one message.
 
-Bots think at low CPU priority (:mod:`widgets.thinking`) and are paced by a
-:class:`~widgets.scheduler.Scheduler`: with ``bot_delay``
+Bots think at low CPU priority (:mod:`widgets.table.thinking`) and are paced by a
+:class:`~widgets.table.scheduler.Scheduler`: with ``bot_delay``
 0 they answer inside the click handler (what most tests use); with a positive
 delay their moves wait on the running asyncio loop (ipykernel's), or on a
-:class:`~widgets.scheduler.ManualClock` a test passes as ``clock``. Undo,
+:class:`~widgets.table.scheduler.ManualClock` a test passes as ``clock``. Undo,
 step-through and a new game cancel whatever is pending.
 
 Playing a move at an earlier position starts a new line of play; the moves it
@@ -65,10 +65,7 @@ from hatskit.bots import Bot, make_bot
 from hatskit.core import Event, Game, GameSpec
 from hatskit.drawing import Told, move_list_html, score_panel_html, told_html
 from hatskit.lessons import load_lessons
-from widgets import ui
-from widgets.clipboard import Clipboard
-from widgets.lessons import Guide
-from widgets.links import (
+from widgets.table.links import (
     LinkError,
     game_from_code,
     link_query,
@@ -77,11 +74,14 @@ from widgets.links import (
     table_from_query,
     teacher_from_query,
 )
-from widgets.parts import View, column, html_line, named_button, row, set_marks, show
-from widgets.scheduler import ManualClock, Scheduler
-from widgets.seats import SeatGuard
-from widgets.setup import READER, SEAT_KINDS, SetupRow, bot_name, check_seats
-from widgets.thinking import think
+from widgets.table.scheduler import ManualClock, Scheduler
+from widgets.table.seats import SeatGuard
+from widgets.table.setup import READER, SEAT_KINDS, SetupRow, bot_name, check_seats
+from widgets.table.thinking import think
+from widgets.teaching.lessons import Guide
+from widgets.toolkit import ui
+from widgets.toolkit.clipboard import Clipboard
+from widgets.toolkit.parts import View, column, html_line, named_button, row, set_marks, show
 
 __all__ = ["READER", "SEAT_KINDS", "TableFrame", "check_seats"]
 
@@ -89,7 +89,7 @@ BOT = "bot"  # the scheduler's tag for bots' moves
 
 
 class Coach(Protocol):
-    """What a table asks of a lesson that guides its reader (widgets/lessons.py, ``Guide``)."""
+    """What a table asks of a lesson that guides its reader (widgets/teaching/lessons.py, ``Guide``)."""
 
     def point(self) -> Any:
         """The move to point the reader at now (None: no step waits for the reader), and its instruction shown."""
@@ -118,7 +118,7 @@ class TableFrame(View):
 
     @property
     def hides_hands(self) -> bool:
-        """True where two readers at one screen pass the laptop behind a screen (widgets/seats.py): a game with
+        """True where two readers at one screen pass the laptop behind a screen (widgets/table/seats.py): a game with
         secret cards played in turns (in a race every seat acts at once, so one reader sits at a race table)."""
         return self.spec.hidden_information and not self.spec.simultaneous
 
@@ -132,7 +132,7 @@ class TableFrame(View):
         teacher: bool = False,
     ) -> None:
         self._check_game(game)
-        self.teacher = teacher  # the teacher's screen: it alone offers the view of every hand (widgets/seats.py)
+        self.teacher = teacher  # the teacher's screen: it alone offers the view of every hand (widgets/table/seats.py)
         super().__init__()
         self._build(game, seats, bot_delay, seed, clock)
         self.flush()
@@ -146,14 +146,14 @@ class TableFrame(View):
         self.hint_bot: Bot | None = None
         self._syncing_controls = False
         self._passing_message = False  # a refusal or a note about a pick: the next good pick clears it
-        self.guide: Coach | None = None  # a lesson guiding the reader (widgets/lessons.py), if one does
+        self.guide: Coach | None = None  # a lesson guiding the reader (widgets/teaching/lessons.py), if one does
         self._seat_game(game, self.default_seats if seats is None else seats)
         self._build_frame()
         self._show_new_game()
 
     @classmethod
     def from_link(cls, game: Game, seats: Sequence[str] | None = None, query: str | None = None, **kwargs: Any) -> Self:
-        """The table the page's link sets up (see :mod:`widgets.links`), else this ``game`` with ``seats``.
+        """The table the page's link sets up (see :mod:`widgets.table.links`), else this ``game`` with ``seats``.
 
         ``query`` is the link's query; by default the one Voilà hands the kernel
         (``QUERY_STRING``; empty in JupyterLab). A link the table cannot use
@@ -174,7 +174,8 @@ class TableFrame(View):
 
     @classmethod
     def with_lessons(cls, path: str | Path, **kwargs: Any) -> Self:
-        """A table that teaches: the lessons of the file at ``path`` on top (widgets/lessons.py), the first begun.
+        """A table that teaches: the lessons of the file at ``path`` on top (widgets/teaching/lessons.py), the first
+        begun.
 
         A bad lesson file raises :class:`~hatskit.lessons.LessonError` naming the lesson, step and field.
         """
@@ -478,7 +479,7 @@ class TableFrame(View):
             return
         follow = self.live
         start = self.game.ply
-        self.game.play(think(partial(self.bot_move, seat)))  # at low priority: widgets/thinking.py
+        self.game.play(think(partial(self.bot_move, seat)))  # at low priority: widgets/table/thinking.py
         if follow:
             self._moved_to(self.game.ply, narrate_from=min(self.narrated_from, start))
         else:

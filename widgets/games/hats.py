@@ -47,10 +47,10 @@ from hatskit.games.hats import (
 )
 from hatskit.games.hats.bots import what_to_do
 from hatskit.games.hats.render import hat_card_html
-from widgets import ui
-from widgets.frame import TableFrame
-from widgets.parts import column, html_line, named_button, row, set_face, set_marks, show
-from widgets.seating import SeatRing
+from widgets.table.frame import TableFrame
+from widgets.table.seating import SeatRing
+from widgets.toolkit import ui
+from widgets.toolkit.parts import column, html_line, named_button, row, set_face, set_marks, show
 
 MARKS = ("hk-legal", "hk-selected", "hk-hint", "hk-changed")
 CARD_CLASSES = ("hk-cardbtn", "hk-big", "hk-facedown", *MARKS)

@@ -3,7 +3,7 @@
 On Binder or a school network a click reaches the kernel a noticeable while
 after it was made, and a flipped card reaches the screen later still. Timed at the
 kernel, every race would go to a fast bot. So the pad (a part with its own
-script, ``race.js``, drawn by the table's one widget: widgets/ui.py) starts a stopwatch when a decision
+script, ``race.js``, drawn by the table's one widget: widgets/toolkit/ui.py) starts a stopwatch when a decision
 has been *drawn on screen* (the first animation frame after the change) and
 stops it at the reader's click or key press; the answer goes to the kernel
 with that reaction time. The table settles races on such times (O3), so how
@@ -33,7 +33,7 @@ import traitlets
 
 from hatskit.games.hats_off import KINDS, MAX_MS, HatsOffView
 from hatskit.games.hats_off.render import STYLE, hat_card_html
-from widgets import ui
+from widgets.toolkit import ui
 
 PAD_CSS = """
 .hk-race { outline: none; padding: 8px; border: 2px solid #ccc; border-radius: 10px; background: #fbfaf5;

@@ -29,7 +29,7 @@ from urllib.parse import parse_qsl, urlencode
 
 import hatskit
 from hatskit import Game, HatskitError
-from widgets.setup import NEW_SEAT, READER, check_seats, whole_number
+from widgets.table.setup import NEW_SEAT, READER, check_seats, whole_number
 
 MAX_POSITION_BYTES = 100_000  # a code that unpacks to more than this is refused, not unpacked
 PAGE_SETTINGS = ("theme", "template")  # Voilà's own query settings, left to Voilà

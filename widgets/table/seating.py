@@ -12,8 +12,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from hatskit.drawing import seat_classes, seats_order
-from widgets import ui
-from widgets.parts import column, row, set_marks
+from widgets.toolkit import ui
+from widgets.toolkit.parts import column, row, set_marks
 
 TO_MOVE = "hk-tomove"
 

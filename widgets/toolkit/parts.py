@@ -1,6 +1,6 @@
 """The small parts every view is built of (buttons, text lines, marks, hiding), and :class:`View`, their one widget.
 
-A view's parts are :mod:`widgets.ui` parts, not widget models; :class:`View`
+A view's parts are :mod:`widgets.toolkit.ui` parts, not widget models; :class:`View`
 is the anywidget that draws them (``view.js`` with the race pad's and the
 clipboard's own scripts). A part is hidden by a class (:func:`show`).
 """
@@ -9,11 +9,11 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from widgets import ui
-from widgets.clipboard import Clipboard
-from widgets.progress import Progress
-from widgets.race import RacePad
-from widgets.style import view_css
+from widgets.games.race import RacePad
+from widgets.teaching.progress import Progress
+from widgets.toolkit import ui
+from widgets.toolkit.clipboard import Clipboard
+from widgets.toolkit.style import view_css
 
 HIDDEN = "hk-hidden"  # the class of a hidden part (style.py): see show()
 
@@ -22,7 +22,7 @@ CUSTOM_PARTS = (RacePad, Clipboard, Progress)  # the parts with scripts of their
 
 
 class View(ui.Surface):
-    """A hatskit view on the page: one widget model, whatever it shows (widgets/ui.py)."""
+    """A hatskit view on the page: one widget model, whatever it shows (widgets/toolkit/ui.py)."""
 
     _esm = ui.LOADER
     script = ui.module_text(CUSTOM_PARTS)

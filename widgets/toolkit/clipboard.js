@@ -1,4 +1,4 @@
-// The clipboard part (widgets/clipboard.py): copies what the kernel sends to the reader's clipboard, and shows it, selected, in a read-only box.
+// The clipboard part (widgets/toolkit/clipboard.py): copies what the kernel sends to the reader's clipboard, and shows it, selected, in a read-only box.
 //
 // The kernel sets `text` and counts `copies` up for every copy (so the same text copies again).
 // A text starting with "?" is a query: the page's own address is put in front of it, as only the
