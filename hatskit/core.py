@@ -537,9 +537,17 @@ class Game:
         reason = "the game is over" if self.is_over else self.state.why_illegal(parsed)
         if reason is not None:
             raise IllegalMoveError(str(parsed), reason)
-        after, caused = self.spec.apply(self.state, parsed)
+        return self.push(parsed)
+
+    def push(self, move: Any) -> list[Event]:
+        """Play ``move``, one of :meth:`legal_moves` at this very position, without reading or judging it again.
+
+        For a caller that took the move from the legal moves it was just given (a table offers them to the page
+        and gets one back by its notation); anything else goes through :meth:`play`.
+        """
+        after, caused = self.spec.apply(self.state, move)
         self.states.append(after)
-        self.moves.append(parsed)
+        self.moves.append(move)
         self.events.append(caused)
         return caused
 

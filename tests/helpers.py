@@ -7,6 +7,7 @@ import json
 import os
 import random
 import re
+import weakref
 from collections import Counter
 from collections.abc import Iterator
 from typing import Any
@@ -17,7 +18,7 @@ import hatskit
 from hatskit.bots import Hint
 from hatskit.core import SeatView
 from hatskit.games.hats_off import Pass, Play, all_cards
-from widgets import HatsTable
+from widgets import HatsTable, TableFrame
 from widgets.toolkit import ui
 from widgets.toolkit.parts import is_shown
 
@@ -103,6 +104,76 @@ def random_game(game_id: str, options: dict[str, Any], seed: int, check: bool = 
     return game
 
 
+# ------------------------------------------------------------------ every table: the page's picks
+# The page picks up and drops on its own, from the moves a table offers as data (ui.Moves; view.js, picker);
+# tap() does here what the page does there, so a view test presses cards and squares as a reader does and
+# sends the kernel exactly the messages the page would: a pick none, a completed path {move}, any other {path}.
+
+_PICKED: weakref.WeakKeyDictionary[TableFrame, list[int]] = weakref.WeakKeyDictionary()
+
+
+def _begins(path: list[int], start: list[int]) -> bool:
+    return len(start) <= len(path) and path[: len(start)] == start
+
+
+def picked_ids(table: TableFrame) -> list[int]:
+    """The ids of what the page holds picked up, kept only while it still begins an offered path."""
+    offered = [move["path"] for move in table.moves_part.offered]
+    held = _PICKED.get(table, [])
+    if not any(_begins(path, held) and len(path) > len(held) for path in offered):
+        held = []
+    _PICKED[table] = held
+    return held
+
+
+def tap(table: TableFrame, *parts: ui.Part) -> None:
+    """Press ``parts`` in turn as the page does (a disabled part does nothing; one off the board is a click)."""
+    for part in parts:
+        assert is_shown(part), f"the page cannot press a hidden part: {part.tooltip or part}"
+        if getattr(part, "disabled", False):
+            continue
+        if part.uid not in table.moves_part.board:
+            part.click()  # type: ignore[attr-defined]
+            continue
+        _tap_piece(table, part.uid)
+
+
+def _tap_piece(table: TableFrame, uid: int) -> None:
+    held, offered = picked_ids(table), table.moves_part.offered
+    if held and held[-1] == uid:
+        _PICKED[table] = held[:-1]
+        return
+    tried = [*held, uid]
+    chosen = next((path for path in (tried, [uid]) if any(_begins(m["path"], path) for m in offered)), None)
+    done = next((m for m in offered if chosen and m["path"] == chosen), None)
+    if done is not None:
+        _PICKED[table] = []
+        table.moves_part.receive({"move": done["move"]})
+    elif chosen is not None:
+        _PICKED[table] = chosen
+    else:
+        table.moves_part.receive({"path": tried})
+
+
+def picked(table: TableFrame) -> list[ui.Part]:
+    """What the page shows picked up (hk-selected), in the order it was picked."""
+    return [table.part_by_id(uid) for uid in picked_ids(table)]  # type: ignore[misc]
+
+
+def lit(table: TableFrame) -> dict[ui.Part, set[str]]:
+    """The parts the page lights as where the pick may go, each with its marks (hk-legal, and a move's own)."""
+    held, marks = picked_ids(table), {}
+    if not held:
+        return {}
+    for move in table.moves_part.offered:
+        path = move["path"]
+        if len(path) > len(held) and _begins(path, held):
+            part = table.part_by_id(path[len(held)])
+            own = {move["mark"]} if move["mark"] and len(path) == len(held) + 1 else set()
+            marks[part] = marks.get(part, {"hk-legal"}) | own
+    return marks
+
+
 # ------------------------------------------------------------------ Hats: the HatsTable at a click
 
 
@@ -121,27 +192,39 @@ def marked(buttons: list[ui.Button], mark: str) -> set[int]:
     return {index for index, button in enumerate(buttons, start=1) if mark in button._dom_classes}
 
 
+def hand_button(table: HatsTable, card: str) -> ui.Button:
+    """The hand button showing ``card``."""
+    return next(button for button in table.hand_buttons if button.description == card)
+
+
 def select(table: HatsTable, card: str) -> None:
-    """Click ``card`` in the reader's hand."""
-    next(button for button in table.hand_buttons if button.description == card).click()
+    """Press ``card`` in the reader's hand as the page does (tap): it picks the card up, or puts it down when it is
+    the card picked up, and the kernel hears nothing of either (a card that begins no move gets a sentence)."""
+    tap(table, hand_button(table, card))
 
 
 def select_once(table: HatsTable, card: str) -> None:
-    """Make ``card`` the selected hand card (a click on the selected card would put it down)."""
-    if table.selected != card:
+    """Make ``card`` the card the page holds picked up (a press on the card picked up would put it down)."""
+    if picked(table) != [hand_button(table, card)]:
         select(table, card)
 
 
+def lit_positions(table: HatsTable) -> set[int]:
+    """The 1-based table positions the page lights for the card picked up."""
+    lit_now = lit(table)
+    return {position for position, button in enumerate(table.position_buttons, start=1) if button in lit_now}
+
+
 def play_first_option(table: HatsTable) -> None:
-    """Click the first hand card, then give it back, or its first highlighted position, or black hat."""
+    """Pick up the first hand card, then give it back, or press its first lit position, or black hat."""
     select_once(table, hand(table)[0])
-    targets = sorted(marked(table.position_buttons, "hk-legal"))
+    targets = sorted(lit_positions(table))
     if is_shown(table.give_back_button):
-        table.give_back_button.click()
+        tap(table, table.give_back_button)
     elif targets:
-        table.position_buttons[targets[0] - 1].click()
+        tap(table, table.position_buttons[targets[0] - 1])
     else:
-        table.black_hat_button.click()
+        tap(table, table.black_hat_button)
 
 
 RULE_ID = re.compile(r"\b[HOMS]\d{1,2}\b")  # a ruling id, as docs/rulings.md names them

@@ -21,7 +21,7 @@ import hatskit
 from hatskit.bots import Hint
 from hatskit.core import Event, Game, GameSpec, InvalidMoveError, Outcome, ScoreLine, ScoreSheet
 from hatskit.drawing import RULE_NAMES, Told, rule_name, told_html, without_rules
-from tests.helpers import RULE_ID, play_first_option, said, select, why
+from tests.helpers import RULE_ID, play_first_option, said, tap, why
 from widgets import HatsOffTable, HatsTable, MadderTable, SombreroTable
 from widgets.table.frame import BOT, TableFrame
 from widgets.table.scheduler import ManualClock
@@ -254,23 +254,23 @@ def hats_case() -> tuple[TableFrame, Callable[[], None], Callable[[], None]]:
     )
 
     def refuse() -> None:
-        select(table, card)
-        table.position_buttons[position - 1].click()
+        held = next(button for button in table.hand_buttons if button.description == card)
+        tap(table, held, table.position_buttons[position - 1])
 
     return table, lambda: play_first_option(table), refuse
 
 
 def madder_case() -> tuple[TableFrame, Callable[[], None], Callable[[], None]]:
     table = MadderTable(hatskit.new_game("madder", players=3, seed=7), ("reader", "greedy", "greedy"), bot_delay=0)
-    return table, lambda: table.try_move(str(table.reader_moves()[0])), table.line_buttons[0].click
+    return table, lambda: table.try_move(str(table.reader_moves()[0])), lambda: tap(table, table.line_buttons[0])
 
 
 def sombrero_case() -> tuple[TableFrame, Callable[[], None], Callable[[], None]]:
     table = SombreroTable(hatskit.new_game("sombrero"), ("reader", "greedy"), bot_delay=0)
     return (
         table,
-        lambda: [table.press(square) for square in ("e1", "e2")],
-        lambda: [table.press(s) for s in ("e2", "e4")],
+        lambda: tap(table, table.squares["e1"], table.squares["e2"]),
+        lambda: tap(table, table.squares["e2"], table.squares["e4"]),
     )
 
 

@@ -1,4 +1,7 @@
-"""HatsTable driven as a reader would: click cards, positions and controls, read what is shown."""
+"""HatsTable driven as a reader would: press cards, positions and controls as the page does, read what is shown.
+
+A card picked up stays on the page (tests/helpers.py, tap): what it lights comes from the moves the table offers
+(lit, picked), and the kernel hears only a completed move or a press that made none."""
 
 from __future__ import annotations
 
@@ -22,16 +25,22 @@ from hatskit.games.hats.bots import HatsBot, what_to_do
 from tests.helpers import (
     RULE_ID,
     hand,
+    hand_button,
+    lit,
+    lit_positions,
     marked,
+    picked,
     play_first_option,
     press,
     said,
     select,
     select_once,
     shown_strings,
+    tap,
     tea_table,
     walk,
     why,
+    widget_states,
 )
 from widgets import HatsTable
 from widgets.table.scheduler import ManualClock
@@ -40,6 +49,7 @@ from widgets.toolkit.parts import is_shown
 
 BOTS = ("reader", "greedy", "greedy")
 ROOT = Path(__file__).resolve().parents[1]
+LESSONS = ROOT / "notebooks" / "lessons" / "hats.json"
 
 
 def new_table(players: int = 3, seats: tuple[str, ...] = BOTS, seed: int = 7, **keywords: Any) -> HatsTable:
@@ -56,6 +66,21 @@ def reader_turn(game: Game, seat: int = 0) -> bool:
     return not game.is_over and game.to_move == seat
 
 
+def snapshot(table: HatsTable) -> tuple[Any, ...]:
+    """Everything a press could change but the message line: the game, every card and action button (classes
+    included), the seats, the table's notes, the score and the moves offered to the page."""
+    buttons = [*table.position_buttons, *table.hand_buttons, *table.action_buttons]
+    faces = [(b.description, b.tooltip, tuple(b._dom_classes), b.disabled) for b in buttons]
+    seats = [row.value for row in table.seat_rows]
+    offered = (table.moves_part.offered, table.moves_part.board)
+    return table.game.position(), table.game.ply, faces, seats, table.table_info.value, table.score_panel.value, offered
+
+
+def parts_of(table: HatsTable, path: list[int]) -> list[Any]:
+    """The parts an offered path names, by their ids."""
+    return [table.part_by_id(uid) for uid in path]
+
+
 # ------------------------------------------------------------------ selecting and playing
 
 
@@ -66,27 +91,103 @@ def test_selecting_a_card_highlights_exactly_its_legal_positions() -> None:
     for card in hand(table):
         select(table, card)
         expected = {move.position for move in exchanges if str(move.card) == card}
-        assert marked(table.position_buttons, "hk-legal") == expected
-        assert [b.description for b in table.hand_buttons if "hk-selected" in b._dom_classes] == [card]
+        assert lit_positions(table) == expected
+        assert picked(table) == [hand_button(table, card)]
         seen.append(expected)
-        select(table, card)  # a second click puts it down again
-        assert not marked(table.position_buttons, "hk-legal") and table.selected is None
+        select(table, card)  # a second press puts it down again
+        assert not lit(table) and not picked(table)
     assert any(seen) and any(len(targets) < len(tea_table(table)) for targets in seen)
+    assert not marked([*table.position_buttons, *table.hand_buttons], "hk-legal"), "the page lights, not the kernel"
+    assert not marked(table.hand_buttons, "hk-selected")
 
 
 def test_a_picked_card_marks_the_actions_it_may_take_as_allowed_and_a_press_there_plays() -> None:
     table = new_table()
     actions = [table.black_hat_button, table.optional_button]
-    assert not any("hk-legal" in button._dom_classes for button in actions), "nothing picked up, nothing allowed"
+    assert not lit(table), "nothing picked up, nothing allowed"
     card = hand(table)[0]
     select(table, card)
-    assert all("hk-legal" in button._dom_classes for button in actions), "black hat and discard, before a main move"
+    assert all(button in lit(table) for button in actions), "black hat and discard, before a main move"
     before = table.game.ply
-    table.optional_button.click()
+    tap(table, table.optional_button)
     assert table.game.ply == before + 1 and str(table.game.history[before]) == f"discard {card}"
     select(table, hand(table)[0])
-    assert "hk-legal" in table.black_hat_button._dom_classes
-    assert "hk-legal" not in table.optional_button._dom_classes, "one discard a turn, then the main action"
+    assert table.black_hat_button in lit(table)
+    assert table.optional_button not in lit(table), "one discard a turn, then the main action"
+
+
+def offered_paths_play_the_legal_moves(table: HatsTable) -> None:
+    """One offered path per legal move of the reader: its hand card's button, then the position or the action
+    button; pressed as the page does, each plays its move (then taken back, the bots held by the clock)."""
+    legal = {str(move): move for move in table.reader_moves()}
+    offered = table.moves_part.offered
+    assert sorted(row["move"] for row in offered) == sorted(legal) and len(offered) == len(legal)
+    targets = {BlackHat: table.black_hat_button, Discard: table.optional_button, Swap: table.optional_button}
+    for row in offered:
+        move = legal[row["move"]]
+        where = table.position_buttons[move.position - 1] if isinstance(move, Exchange) else None
+        where = where or targets.get(type(move), table.give_back_button)
+        assert parts_of(table, row["path"]) == [hand_button(table, str(move.card)), where], row
+        assert row["says"].startswith(f"{move.card} can ") and row["says"].endswith(f"({move})")
+    start, ply = table.game.position(), table.game.ply
+    for row in offered:
+        tap(table, *parts_of(table, row["path"]))
+        assert table.game.history[ply:] == [legal[row["move"]]], row["move"]
+        table.undo()
+        assert table.game.position() == start and table.moves_part.offered == offered
+
+
+def test_the_offered_paths_are_exactly_the_readers_legal_moves_and_each_plays_its_move() -> None:
+    table = HatsTable(hatskit.load(POSITION), BOTS, bot_delay=1.0, clock=ManualClock())
+    offered_paths_play_the_legal_moves(table)  # exchanges, black hats and discards
+    select(table, "⎈3")
+    tap(table, table.optional_button)
+    assert table.game.ply == 1 and not any(row["move"].startswith("discard") for row in table.moves_part.offered)
+    offered_paths_play_the_legal_moves(table)  # after the discard: exchanges and black hats
+
+
+def test_a_partners_swap_offers_only_give_back_paths() -> None:
+    game = hatskit.new_game("hats", players=4, seed=5)
+    for _ in range(2):
+        game.play(next(m for m in game.legal_moves() if isinstance(m, Exchange)))
+    game.play(Swap(game.state.hands[2][0]))
+    table = HatsTable(game, ("reader", "greedy", "greedy", "greedy"), bot_delay=1.0, clock=ManualClock())
+    assert all(row["move"].startswith("back ") for row in table.moves_part.offered)
+    offered_paths_play_the_legal_moves(table)
+
+
+def test_no_path_is_offered_when_it_is_not_the_readers_turn() -> None:
+    table, _ = clocked_table()
+    play_first_option(table)
+    assert table.game.to_move == 1 and table.moves_part.offered == []
+    board = set(table.moves_part.board)
+    assert {button.uid for button in [*table.hand_buttons, *table.position_buttons, *table.action_buttons]} == board
+
+
+def test_a_pick_changes_nothing_in_the_kernel() -> None:
+    table = new_table()
+    table.say("Pick a card.")
+    before, message = widget_states(table), table.message.value
+    for card in hand(table)[:3]:
+        select(table, card)
+        assert picked(table) == [hand_button(table, card)] and lit(table)
+        assert widget_states(table) == before and table.message.value == message, "the page sent nothing"
+    select(table, hand(table)[2])  # put down
+    assert not picked(table) and widget_states(table) == before
+
+
+def test_an_illegal_drop_gets_the_engines_sentence_and_changes_nothing() -> None:
+    table = new_table()
+    game = table.game
+    card, position = next((c, p) for c in hand(table) for p in range(1, 7) if game.why_illegal(f"{c}@{p}"))
+    before = snapshot(table)
+    tap(table, hand_button(table, card), table.position_buttons[position - 1])  # a drag: a pick, then the drop
+    assert said(table.message) == without_rules(game.why_illegal(f"{card}@{position}"))[0]
+    assert "hk-error" in table.message._dom_classes and not RULE_ID.search(said(table.message))
+    assert snapshot(table) == before and game.ply == 0
+    press(table, table.moves_part, path=[hand_button(table, card).uid, table.position_buttons[position - 1].uid])
+    assert said(table.message) == without_rules(game.why_illegal(f"{card}@{position}"))[0], "the page's message"
+    assert snapshot(table) == before
 
 
 def test_cards_are_named_by_text_and_tooltip() -> None:
@@ -109,7 +210,7 @@ def test_an_exchange_by_clicks_changes_table_message_and_score() -> None:
     taken = game.view(0)["table"][move.position - 1]
     score_before = table.score_panel.value
     select(table, str(move.card))
-    table.position_buttons[move.position - 1].click()
+    tap(table, table.position_buttons[move.position - 1])
     assert game.history[0] == move and game.ply == 3  # both bots answered
     assert f"Ana exchanged {move.card} for {taken} at position {move.position}" in text(table.message)
     assert tea_table(table) == game.view(0)["table"] and str(move.card) not in hand(table)
@@ -125,24 +226,27 @@ def test_an_illegal_click_explains_and_changes_nothing() -> None:
     )
     before = (game.history, tea_table(table), hand(table), table.score_panel.value)
     select(table, card)
-    table.position_buttons[position - 1].click()
+    tap(table, table.position_buttons[position - 1])
     assert said(table.message) == without_rules(game.why_illegal(f"{card}@{position}"))[0]
     assert "rule H2: Exchange" in why(table.message) and "hk-error" in table.message._dom_classes
     assert (game.history, tea_table(table), hand(table), table.score_panel.value) == before
-    assert table.selected == card  # the reader may try another position at once
+    assert picked(table) == [hand_button(table, card)]  # the reader may try another position at once
 
 
 def test_a_position_without_a_selected_card_asks_for_one() -> None:
     table = new_table()
-    table.position_buttons[0].click()
-    assert "select a card in your hand" in text(table.message) and table.game.ply == 0
+    before = snapshot(table)
+    for place in (table.position_buttons[0], table.black_hat_button):
+        tap(table, place)
+        assert said(table.message) == "First pick a card of your hand, then where it goes."
+        assert "hk-error" in table.message._dom_classes and snapshot(table) == before and not picked(table)
 
 
 def test_black_hat_by_clicks() -> None:
     table = new_table()
     card = hand(table)[0]
     select(table, card)
-    table.black_hat_button.click()
+    tap(table, table.black_hat_button)
     assert table.game.history[0] == BlackHat(hatskit.games.hats.parse_card(card))
     assert card not in hand(table)
     assert "Ana made a black hat" in text(table.message)
@@ -153,7 +257,7 @@ def test_your_black_hat_does_not_look_like_a_duplicate_that_will_not_score() -> 
     table = new_table()
     card = hand(table)[0]
     select(table, card)
-    table.black_hat_button.click()
+    tap(table, table.black_hat_button)
     own = re.search(rf'<[^>]*title="{re.escape(card)}"[^>]*>', table.seat_rows[0].value)
     assert own is not None and "hk-blackhat" in own.group() and "hk-facedown" not in own.group()
 
@@ -162,12 +266,12 @@ def test_discard_by_clicks_draws_and_keeps_the_turn() -> None:
     table = new_table()
     card = hand(table)[-1]
     select(table, card)
-    table.optional_button.click()
+    tap(table, table.optional_button)
     assert table.game.history == [Discard(hatskit.games.hats.parse_card(card))]
     assert card not in hand(table) and len(hand(table)) == 9 and table.game.to_move == 0
     assert "discarded a card face down and drew" in text(table.message)
     select(table, hand(table)[0])
-    table.optional_button.click()
+    tap(table, table.optional_button)
     assert "already used the optional action" in text(table.message) and table.game.ply == 1
 
 
@@ -235,7 +339,7 @@ def test_playing_from_an_earlier_position_starts_a_new_branch() -> None:
     table.slider.value = 0
     card = hand(table)[-1]
     select(table, card)
-    table.black_hat_button.click()
+    tap(table, table.black_hat_button)
     assert game.ply == 3 and game.history[0] == BlackHat(hatskit.games.hats.parse_card(card)) != old_branch[0]
     assert table.shown_ply == 3 and table.slider.max == 3
 
@@ -329,8 +433,7 @@ from widgets.table.scheduler import ManualClock
 g = hatskit.new_game("hats", players=3, seed=7)
 t = HatsTable(g, ("reader", "greedy", "greedy"), bot_delay=1.0)
 m = next(m for m in g.legal_moves() if isinstance(m, Exchange))
-t.pick([b.description for b in t.hand_buttons].index(str(m.card)))
-print(t.model_id, t.position_buttons[m.position - 1].uid)
+print(t.model_id, t.moves_part.uid, m)
 """
 
 
@@ -348,11 +451,13 @@ def kernel_output(client: KernelClient, code: str) -> str:
 
 
 def test_a_click_in_a_real_kernel_lets_the_bots_answer_after_their_delay() -> None:
-    """The frontend's click arrives as a comm message; the bots must answer later, on the kernel's loop."""
+    """The page's completed move (a card picked up, then its position) arrives as a comm message; the bots must
+    answer later, on the kernel's loop."""
     manager, client = start_new_kernel(kernel_name="python3", cwd=str(ROOT))
     try:
-        table, button = kernel_output(client, KERNEL_SETUP).split()
-        click = {"comm_id": table, "data": {"method": "custom", "content": {"id": int(button), "do": "click"}}}
+        table, moves, notation = kernel_output(client, KERNEL_SETUP).split()
+        content = {"id": int(moves), "move": notation}
+        click = {"comm_id": table, "data": {"method": "custom", "content": content}}
         client.shell_channel.send(client.session.msg("comm_msg", click))
         right_after = kernel_output(client, "print(g.ply, t.status.value)")
         deadline = time.monotonic() + 20
@@ -393,7 +498,7 @@ def test_four_players_swap_by_clicks_and_the_partner_gives_back() -> None:
     assert table.optional_button.description == "swap" and "Ana + Cleo against Ben + Dev" in text(table.table_info)
     card = hand(table)[0]
     select(table, card)
-    table.optional_button.click()
+    tap(table, table.optional_button)
     assert game.history[0] == Swap(hatskit.games.hats.parse_card(card)) and isinstance(game.history[1], Back)
     assert card not in hand(table) and len(hand(table)) == 9 and game.to_move == 0
     assert "Cleo passed a card back to Ana" in text(table.message)
@@ -408,12 +513,13 @@ def test_four_players_give_back_answers_the_partners_swap() -> None:
     table = HatsTable(game, ("reader", "greedy", "greedy", "greedy"), bot_delay=0)
     assert is_shown(table.give_back_button) and not is_shown(table.black_hat_button)
     assert f"Cleo passed you {passed} face down" in text(table.table_info)
-    select(table, hand(table)[0])
-    table.black_hat_button.click()
-    assert "must first give a card back to Cleo" in text(table.message) and game.ply == 3
     given = hand(table)[0]
-    assert table.selected == given  # still selected after the refused move
-    table.give_back_button.click()
+    select(table, given)
+    assert set(lit(table)) == {table.give_back_button}, "a card may only go back now"
+    tap(table, table.position_buttons[0])
+    assert "must first give a card back to Cleo" in text(table.message) and game.ply == 3
+    assert picked(table) == [hand_button(table, given)]  # still picked up after the refused move
+    tap(table, table.give_back_button)
     assert game.history[3] == Back(hatskit.games.hats.parse_card(given))
     assert str(passed) in hand(table) and given not in hand(table) and reader_turn(game)
 
@@ -451,7 +557,7 @@ def test_no_hidden_card_ever_reaches_a_widget(players: int, seats: tuple[str, ..
         assert not leaks, f"hidden cards shown at ply {game.ply}: {leaks}"
         if discarding and game.why_illegal(f"{table.optional_button.description} {hand(table)[0]}") is None:
             select_once(table, hand(table)[0])
-            table.optional_button.click()
+            tap(table, table.optional_button)
         else:
             play_first_option(table)
         discarding = not discarding
@@ -619,16 +725,36 @@ POSITION = {
 }
 
 
-def test_a_card_that_fits_no_position_says_so_and_a_good_pick_clears_a_refusal() -> None:
+def test_a_card_that_fits_no_position_lights_only_its_actions_and_a_position_says_why() -> None:
     table = HatsTable(hatskit.load(POSITION), BOTS, bot_delay=0)
-    table.position_buttons[0].click()
+    tap(table, table.position_buttons[0])
     assert "hk-error" in table.message._dom_classes
     select(table, "⎈3")  # no ⎈ on the table, and every card there is 3 or more
-    assert "⎈3 can take no card on the tea table now" in said(table.message)
-    assert "You can still make ⎈3 a black hat." in said(table.message) and "rule H3" in why(table.message)
-    assert not marked(table.position_buttons, "hk-legal") and "hk-error" not in table.message._dom_classes
-    select(table, "♣6")
-    assert "can take no card" not in text(table.message) and marked(table.position_buttons, "hk-legal")
+    assert picked(table) == [hand_button(table, "⎈3")] and not lit_positions(table)
+    assert set(lit(table)) == {table.black_hat_button, table.optional_button}, "it may still be a black hat"
+    tap(table, table.position_buttons[0])
+    assert said(table.message) == without_rules(table.game.why_illegal("⎈3@1"))[0]
+    assert said(table.message).startswith("⎈3 cannot take ♣3 at position 1: only a ♣ or a number higher than 3")
+    assert "rule H2" in why(table.message) and picked(table) == [hand_button(table, "⎈3")]
+    select(table, "♣6")  # another card picked at once: its positions light
+    assert picked(table) == [hand_button(table, "♣6")] and lit_positions(table)
+
+
+def test_a_card_pressed_when_it_begins_no_move_says_why() -> None:
+    table, _ = clocked_table()
+    play_first_option(table)  # Ben thinks
+    before = snapshot(table)
+    tap(table, table.hand_buttons[0])
+    assert said(table.message) == "It is Ben (greedy bot)'s turn, not yours."
+    assert "hk-error" in table.message._dom_classes and not picked(table) and snapshot(table) == before
+    lesson = HatsTable.with_lessons(LESSONS, bot_delay=0)  # its first step asks for "discard ★1", and only that
+    assert [row["move"] for row in lesson.moves_part.offered] == ["discard ★1"]
+    card = next(card for card in hand(lesson) if card != "★1")
+    tap(lesson, hand_button(lesson, card))
+    assert said(lesson.message).startswith("That move is allowed, but it is not what this step asks for.")
+    assert not picked(lesson) and lesson.game.ply == 0
+    select(lesson, "★1")
+    assert set(lit(lesson)) == {lesson.optional_button}, "the step's move, and no other"
 
 
 def test_after_the_end_the_cards_are_off_and_the_seats_show_their_final_collections() -> None:
@@ -750,7 +876,7 @@ def test_a_move_inside_a_replay_keeps_the_original_game_reachable() -> None:
     assert "the game as it was is kept" in text(table.status) and not visible(table.line_button)
     card = next(c for c in hand(table) if f"black {c}" != original[3])
     select(table, card)
-    table.black_hat_button.click()
+    tap(table, table.black_hat_button)
     game = table.game
     branch = [str(move) for move in game.history]
     assert branch[:3] == original[:3] and branch[3] == f"black {card}" and game.ply == 6
@@ -767,12 +893,12 @@ def test_a_move_reaches_the_page_as_one_message_with_the_cards_it_changed() -> N
     """The table is one widget model (widgets/toolkit/ui.py): a move, the bots' answers included, is one update."""
     table = new_table(seats=("reader", "greedy", "greedy"), clock=ManualClock())
     exchange = next(move for move in table.reader_moves() if isinstance(move, Exchange))
-    table.select(str(exchange.card))
+    select(table, str(exchange.card))  # a pick: the page holds it, the kernel hears nothing
     table.flush()
     before = table.position_buttons[exchange.position - 1].node()
     sent: list[dict[str, Any]] = []
     table.observe(lambda change: sent.append(change["new"]), names="tree")
-    press(table, table.position_buttons[exchange.position - 1], do="click")
+    press(table, table.moves_part, move=str(exchange))  # the position pressed: the page sends the move it completes
     assert len(sent) == 1 and table.game.ply == 1
     assert table.position_buttons[exchange.position - 1].node()["text"] != before["text"]
 

@@ -12,7 +12,7 @@ import hatskit
 from hatskit import Game
 from hatskit.drawing import without_rules
 from hatskit.games.sombrero import FILES, Jump, Step, square_name
-from tests.helpers import RULE_ID, said, why
+from tests.helpers import RULE_ID, lit, picked, said, tap, why
 from widgets import SombreroTable
 from widgets.games.sombrero import GLYPHS, piece_class
 from widgets.toolkit.parts import is_shown
@@ -33,13 +33,24 @@ def new_table(game: Game | None = None, seats: tuple[str, str] = ("reader", "gre
 
 
 def click(table: SombreroTable, *names: str) -> None:
-    for name in names:
-        table.squares[name].click()
+    """Press squares as the page does (tests/helpers.py, tap): a pick stays on the page, a move is one message."""
+    tap(table, *(table.squares[name] for name in names))
 
 
 def marked(table: SombreroTable, mark: str) -> set[str]:
-    """The squares whose buttons carry the CSS class ``mark``."""
+    """The squares whose buttons carry the CSS class ``mark`` as the kernel sends it."""
     return {name for name, button in table.squares.items() if mark in button._dom_classes}
+
+
+def lit_squares(table: SombreroTable, mark: str = "hk-legal") -> set[str]:
+    """The squares the page lights as targets of the piece picked up (with ``mark``)."""
+    return {table.square_names[part.uid] for part, marks in lit(table).items() if mark in marks}
+
+
+def picked_square(table: SombreroTable) -> str | None:
+    """The square the page holds picked up."""
+    held = picked(table)
+    return table.square_names[held[-1].uid] if held else None
 
 
 def text(line: Any) -> str:
@@ -72,7 +83,7 @@ def play_first_option(table: SombreroTable) -> None:
     """Pick up the first piece (a1 to h8) that can act and click the first square lit for it."""
     origins = sorted({move.origin for move in table.reader_moves()})
     click(table, square_name(origins[0]))
-    targets = sorted(marked(table, "hk-legal"), key=lambda name: (name[1], name[0]))
+    targets = sorted(lit_squares(table), key=lambda name: (name[1], name[0]))
     click(table, targets[0])
 
 
@@ -119,11 +130,11 @@ def test_picking_up_a_piece_lights_exactly_its_legal_targets() -> None:
     for origin in sorted({square_name(move.origin) for move in moves}):
         click(table, origin)
         mine = [move for move in moves if square_name(move.origin) == origin]
-        assert marked(table, "hk-legal") == {square_name(move.target) for move in mine}
-        assert marked(table, "hk-jump") == {square_name(move.target) for move in mine if isinstance(move, Jump)}
-        assert marked(table, "hk-selected") == {origin} and "picked up" in table.squares[origin].tooltip
+        assert lit_squares(table) == {square_name(move.target) for move in mine}
+        assert lit_squares(table, "hk-jump") == {square_name(move.target) for move in mine if isinstance(move, Jump)}
+        assert picked_square(table) == origin
         click(table, origin)  # a second click puts it down
-        assert not marked(table, "hk-legal") and table.selected is None
+        assert not lit(table) and picked_square(table) is None
     assert "hk-jump" not in table.squares["c3"]._dom_classes
 
 
@@ -131,13 +142,13 @@ def test_a_step_by_clicks_moves_the_piece_and_counts_the_action() -> None:
     table = new_table()
     assert "White (you), action 1 of 2" in text(table.turn_line)
     click(table, "e1")
-    assert "e1 can step here (e1-e2)" in table.squares["e2"].tooltip
+    assert "e2" in lit_squares(table)
     click(table, "e2")
     assert table.game.history == [Step(4, 12)] and "White stepped e1-e2" in text(table.message)
     assert shown_contents(table)["e1"] == "empty" and shown_contents(table)["e2"] == "White, hatted"
     assert marked(table, "hk-moved") == {"e1", "e2"}
     assert "e1-e2 went from here in the last move" in table.squares["e1"].tooltip
-    assert "White (you), action 2 of 2" in text(table.turn_line) and table.selected is None
+    assert "White (you), action 2 of 2" in text(table.turn_line) and picked_square(table) is None
 
 
 def test_the_bot_answers_both_actions_at_once_and_the_count_starts_again() -> None:
@@ -153,7 +164,7 @@ def test_a_bot_in_the_first_seat_moves_before_the_reader() -> None:
     table = new_table(seats=("greedy", "reader"))
     assert table.game.ply == 2 and table.game.to_move == 1 and "Black (you), action 1 of 2" in text(table.turn_line)
     click(table, "a1")
-    assert marked(table, "hk-legal")
+    assert lit_squares(table)
 
 
 def test_an_illegal_target_explains_and_changes_nothing() -> None:
@@ -168,7 +179,7 @@ def test_an_illegal_target_explains_and_changes_nothing() -> None:
         refusal = without_rules(table.game.why_illegal(f"e1-{target}"))[0]  # the engine's, its rule behind "why?"
         assert reason in said(table.message) and said(table.message) == refusal and "rule S2" in why(table.message)
         assert "hk-error" in table.message._dom_classes and snapshot(table) == before
-    assert table.selected == "e1"  # the reader may choose another target at once
+    assert picked_square(table) == "e1"  # the reader may choose another target at once
 
 
 def test_a_square_that_cannot_be_picked_up_says_why() -> None:
@@ -202,7 +213,8 @@ def test_a_capture_stays_marked_through_the_bots_answer() -> None:
 def test_a_hat_jump_by_clicks() -> None:
     table = new_table(hatskit.load(CAPTURE))
     click(table, "b3")
-    assert table.squares["c2"].tooltip == "c2: White, hatless; b3 can pass its hat here (b3>c2)"
+    jump = next(move for move in table.moves_part.offered if move["move"] == "b3>c2")
+    assert jump["says"] == "b3 can pass its hat here (b3>c2)" and lit_squares(table, "hk-jump") == {"c2"}
     click(table, "c2")
     assert table.game.history == [Jump(17, 10)] and "passed the hat of b3 to c2" in text(table.message)
     assert (shown_contents(table)["b3"], shown_contents(table)["c2"]) == ("White, hatless", "White, hatted")
@@ -251,8 +263,8 @@ def test_a_game_by_clicks_against_greedy_ends() -> None:
     assert shown.count(ending) == 1, "the ending sentence is told once, in the message line"
     assert ending in said(table.message) and "over" in text(table.turn_line) and not RULE_ID.search(shown)
     assert all(button.disabled for button in table.squares.values())
-    table.press("e4")  # what a click would do, were the square not switched off
-    assert "the game is over" in text(table.message)
+    table.moves_part.receive({"path": [table.squares["e4"].uid]})  # a press, were the square not switched off
+    assert "The game is over" in text(table.message)
 
 
 def test_the_board_is_built_once() -> None:
@@ -277,13 +289,13 @@ def test_a_game_of_another_kind_is_refused() -> None:
 # ------------------------------------------------------------------ refusals, the last moves, the set-up row
 
 
-def test_a_good_pick_clears_a_stale_refusal() -> None:
+def test_a_pick_stays_on_the_page_and_a_refused_press_is_told() -> None:
     table = new_table()
-    click(table, "a1")
-    assert "hk-error" in table.message._dom_classes and "a1 is not your piece" in text(table.message)
+    before = snapshot(table)
     click(table, "e1")
-    assert table.selected == "e1" and "hk-error" not in table.message._dom_classes
-    assert "not your piece" not in text(table.message) and "White (you) to move" in text(table.message)
+    assert picked_square(table) == "e1" and snapshot(table) == before  # the kernel heard nothing
+    click(table, "a1")
+    assert "hk-error" in table.message._dom_classes and "a1 is four squares away from e1" in text(table.message)
 
 
 def test_a_piece_with_nowhere_to_go_says_so() -> None:
@@ -297,11 +309,11 @@ def test_a_piece_with_nowhere_to_go_says_so() -> None:
     }
     table = new_table(hatskit.load(boxed))
     click(table, "g6")
-    assert table.selected == "g6" and not marked(table, "hk-legal")
+    assert picked_square(table) is None and not lit(table)
     assert "g6 is stuck: no empty square and no hatless friend of yours next to it." in said(table.message)
     assert "Pick up another of your hatted pieces." in said(table.message) and "rule S2" in why(table.message)
     click(table, "a1")
-    assert marked(table, "hk-legal") and "stuck" not in text(table.message)
+    assert lit_squares(table)
 
 
 def test_the_squares_of_the_last_actions_are_marked_the_bots_too() -> None:

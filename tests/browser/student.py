@@ -7,7 +7,10 @@ presses whatever the table offers: a card or piece of their own, then one of
 the places the table marks as allowed (at random, seeded), a Madder choice,
 *done*, *on to the next round*, a race pad's card. It reads nothing of the game
 from the kernel: it only waits, on the page's websocket, until the kernel has
-answered each press (:class:`Kernel`). It fails the moment
+answered each press that sent it a message (:class:`Kernel`). It fails the moment
+
+- a press sends the kernel more than one message, or a pick-up sends one (the
+  page picks up on its own, from the moves the table sent it as data);
 
 - a place the table marks as allowed is pressed and no move is played (the
   dead end after the guided game: the target lit, the press ignored);
@@ -102,6 +105,7 @@ class Kernel:
         self.sent: list[str] = []  # the ids of the widget messages the page sent, in order
         self.said: list[Any] = []  # what each of them said (its content's data)
         self.finished: set[str] = set()  # the ids of the messages the kernel has finished
+        self.pick_ups = 0  # the presses that picked something up, each of which sent nothing
         page.on("websocket", lambda socket: self._watch(socket))
 
     def _watch(self, socket: WebSocket) -> None:
@@ -116,17 +120,23 @@ class Kernel:
         elif not sent and header.get("msg_type") == "status" and content.get("execution_state") == "idle":
             self.finished.add(parent.get("msg_id", ""))
 
-    def press(self, button: Locator, what: str) -> None:
-        """Click ``button`` and wait until the kernel has answered the message the click sent."""
+    def press(self, button: Locator, what: str) -> int:
+        """Click ``button``; when the click sent the kernel a message, wait until the kernel has answered it.
+        The number of messages the click sent: 0 (a pick-up, done on the page) or 1, never more."""
         before = len(self.sent)
         button.click()
+        self.page.evaluate(DRAWN)  # the page has handled the click, and sent what it sends
+        sent = len(self.sent) - before
+        print("  sent:", *self.said[before:])
+        if sent > 1:
+            pytest.fail(f"{what}: one press sent the kernel {sent} messages: {self.said[before:]}")
         deadline = time.monotonic() + PATIENCE / 1000
-        while not (len(self.sent) > before and self.sent[-1] in self.finished):
+        while sent and self.sent[-1] not in self.finished:
             if time.monotonic() > deadline:
                 pytest.fail(f"{what}: no answer from the kernel within {PATIENCE // 1000} s")
             self.page.wait_for_timeout(20)
         self.page.evaluate(DRAWN)
-        print("  sent:", *self.said[before:])  # one message a press: more is a press the page made up
+        return sent
 
 
 # Resolves once the page has handled the messages that came before (they are tasks queued ahead of this one).
@@ -167,7 +177,10 @@ def press_one(table: Locator, kernel: Kernel, kind: str, count: int, rng: random
     print(name)
     if kind == "picks" and not seen.student.picks_play:
         seen.tried.append(pressed.get_attribute("data-part") or "")
-    kernel.press(pressed, name)
+    sent = kernel.press(pressed, name)
+    if "hk-selected" in (pressed.get_attribute("class") or "").split():
+        assert sent == 0, f"{name}: picking up sent the kernel a message ({kernel.said[-1]})"
+        kernel.pick_ups += 1
     return name
 
 
@@ -263,6 +276,8 @@ def test_after_the_guided_game_play_on_plays_to_the_end(page: Page, kernel: Kern
 def test_the_pages_play_table_plays_to_the_end(page: Page, kernel: Kernel, voila: str, game: str) -> None:
     open_game_page(page, voila, game)
     play_to_the_end(kernel, page.locator(".hk-table.hk-main"), game, random.Random(f"play {game}"))
+    if not STUDENTS[game].picks_play:  # every pick-up was counted, and each sent nothing
+        assert kernel.pick_ups > 0, f"{game}: the student picked nothing up on the way to the end"
 
 
 def test_a_line_of_ones_own_from_the_finished_game_plays_to_the_end(

@@ -2,10 +2,14 @@
 
     >>> HatsTable(hatskit.new_game("hats", players=3, seed=7), seats=("reader", "greedy", "strong"))
 
-Click a card of your hand to select it: the table positions it may take light
-up (a card that fits none says so). Click a position to exchange onto it (H2),
-or press *black hat* (H3), *discard* (H4) or, with four players, *swap* (H5).
-When your partner swapped, select the card to return and press *give back*.
+Click (or drag) a card of your hand to pick it up: the table positions it may
+take and the actions it may make light up. Click a position to exchange onto it
+(H2), or press *black hat* (H3), *discard* (H4) or, with four players, *swap*
+(H5); click the card again to put it down. When your partner swapped, pick the
+card to return and press *give back*. The page does the picking from the moves
+the table sends it (a hand card, then where it goes: :meth:`HatsTable.path_of`);
+a press that makes no move gets a sentence saying why (the engine's, for a
+position or an action the card may not take) and changes nothing.
 The cards the last moves changed, on the tea table and in the collections,
 carry a corner star until the next move. After the end the cards are switched
 off, the reader's hand and actions are put away (the hand's last card is the
@@ -20,7 +24,6 @@ their public events, never by their notation.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
 from typing import Any
 
 from hatskit.core import Event
@@ -42,6 +45,7 @@ from hatskit.games.hats import (
     BlackHat,
     Discard,
     Exchange,
+    HatsMove,
     Swap,
     partner,
 )
@@ -50,9 +54,9 @@ from hatskit.games.hats.render import hat_card_html
 from widgets.table.frame import TableFrame
 from widgets.table.seating import SeatRing
 from widgets.toolkit import ui
-from widgets.toolkit.parts import column, html_line, named_button, row, set_face, set_marks, show
+from widgets.toolkit.parts import column, css_of, html_line, piece_button, row, set_face, set_marks, show
 
-MARKS = ("hk-legal", "hk-selected", "hk-hint", "hk-changed")
+MARKS = ("hk-hint", "hk-changed")  # what the kernel draws; the page draws a pick (hk-selected) and its targets
 CARD_CLASSES = ("hk-cardbtn", "hk-big", "hk-facedown", *MARKS)
 
 
@@ -61,19 +65,19 @@ class HatsTable(TableFrame):
 
     game_id = "hats"
     default_seats = ("reader", "greedy", "strong")
+    script = "hats.js"  # what only this game draws on the page: a black hat turning over
 
     # -- building (once) ---------------------------------------------------------
 
     def build_table(self) -> list[ui.Part]:
         players = len(self.game.seat_names)
         positions = range(1, len(self.game.view(None)["table"]) + 1)
-        self.position_buttons = [_card_button(lambda p=p: self.play_selected(f"{{card}}@{p}")) for p in positions]
-        self.hand_buttons = [_card_button(lambda i=i: self.pick(i)) for i in range(HAND_SIZE)]
+        self.position_buttons = [_card_button() for _ in positions]
+        self.hand_buttons = [_card_button() for _ in range(HAND_SIZE)]
         optional = "swap" if players == 4 else "discard"
-        self.action_templates: dict[ui.Button, str] = {}  # each action button and the move it makes of the card
-        self.black_hat_button = self._action_button("black hat", "black {card}")
-        self.optional_button = self._action_button(optional, f"{optional} {{card}}")
-        self.give_back_button = self._action_button("give back", "back {card}")
+        self.black_hat_button = _action_button("black hat")
+        self.optional_button = _action_button(optional)
+        self.give_back_button = _action_button("give back")
         self.seat_rows = [html_line("hk-seatcards") for _ in range(players)]
         self.table_info = html_line("hk-info")
         self.hand_label = html_line("hk-label")
@@ -86,38 +90,71 @@ class HatsTable(TableFrame):
         middle.add_class("hk-middle")
         return [self.ring.top, middle, self.ring.bottom]
 
-    def _action_button(self, name: str, template: str) -> ui.Button:
-        """A button that plays ``template`` with the selected card; its tooltip says what and why."""
-        button = named_button(name, ACTION_TIPS[name], lambda: self.play_selected(template))
-        button.add_class("hk-action")
-        self.action_templates[button] = template
-        return button
-
     def _labelled_positions(self) -> list[ui.VBox]:
         return [
             column([button, html_line("hk-poslabel", str(position))])
             for position, button in enumerate(self.position_buttons, start=1)
         ]
 
-    # -- clicks ------------------------------------------------------------------
+    # -- the moves, as the page picks them ------------------------------------------
 
-    def pick(self, index: int) -> None:
-        """Select (or unselect) the hand card shown on button ``index``."""
-        card = self.hand_buttons[index].description
-        if card:
-            self.select(None if card == self.selected else card)
+    def path_of(self, move: HatsMove) -> list[ui.Part]:
+        """The hand button showing the move's card, then its position (H2) or its action button (H3-H5)."""
+        held = self._hand_button(str(move.card))
+        return [] if held is None else [held, self._target(move)]
 
-    def no_target_text(self, item: str) -> str | None:
-        """A hand card that fits no table position: it can still be a black hat (or given back to a partner)."""
-        moves = self.reader_moves()
-        if any(isinstance(move, Exchange) and str(move.card) == item for move in moves):
-            return None
-        if any(isinstance(move, Back) for move in moves):
-            return None
-        return (
-            f"{item} can take no card on the tea table now: it needs a card of its own type, or one with a lower "
-            f"number (H2). You can still make {item} a black hat (H3)."
-        )
+    def _hand_button(self, card: str) -> ui.Button | None:
+        """The hand button showing ``card`` now (the hand is shown sorted; a card is in a game once, H1)."""
+        return next((button for button in self.hand_buttons if card and button.description == card), None)
+
+    def _target(self, move: HatsMove) -> ui.Button:
+        if isinstance(move, Exchange):
+            return self.position_buttons[move.position - 1]
+        if isinstance(move, BlackHat):
+            return self.black_hat_button
+        return self.give_back_button if isinstance(move, Back) else self.optional_button  # discard or swap
+
+    def target_words(self, move: HatsMove) -> str:
+        """What a lit position or action adds to its name: "♣6 can go here and take ♣3 (♣6@1)"."""
+        card = move.card
+        if isinstance(move, Exchange):
+            there = self.position_buttons[move.position - 1].description
+            return f"{card} can go here and take {there} ({move})"
+        words = {BlackHat: "become a black hat", Discard: "be discarded", Swap: "be passed to your partner"}
+        return f"{card} can {words.get(type(move), 'be given back')} ({move})"
+
+    def board(self) -> list[ui.Part]:
+        return [*self.hand_buttons, *self.position_buttons, *self.action_buttons]
+
+    def explain(self, path: list[ui.Part]) -> str:
+        """Why presses made no move: a place pressed before a card, a card that can go nowhere, or a position or
+        action the engine refuses for the card picked up."""
+        if not self.decides() or self.shown().is_over:
+            return super().explain(path)
+        first, last = path[0], path[-1]
+        if _index(self.hand_buttons, first) is None:
+            return "First pick a card of your hand, then where it goes."
+        if len(path) == 1 or _index(self.hand_buttons, last) is not None:
+            return self._why_not_picked(last)
+        return self.why_not(self._notation(getattr(first, "description", ""), last)) or super().explain(path)
+
+    def _why_not_picked(self, button: ui.Part) -> str:
+        """Why a hand card is not picked up: it can go nowhere now, or (in a lesson) the step asks for another."""
+        card = getattr(button, "description", "")
+        mine = [move for move in self.reader_moves() if str(move.card) == card]
+        if not card or not mine:
+            return f"{card or 'That'} can go nowhere now: it can take no card on the tea table and make no action."
+        return self.why_not(str(mine[0])) or super().explain([button])
+
+    def _notation(self, card: str, target: ui.Part) -> str:
+        """The move the reader tried: ``card`` onto a position (H2), or the action of the button pressed."""
+        position = _index(self.position_buttons, target)
+        if position is not None:
+            return f"{card}@{position + 1}"
+        if target is self.black_hat_button:
+            return f"black {card}"
+        keyword = "back" if target is self.give_back_button else self.optional_button.description
+        return f"{keyword} {card}"
 
     def move_words(self, move: Any) -> str:
         """A hinted move in words: "put ♥4 on position 4 and take ♥5", "discard ♥2 and draw a new card ..."."""
@@ -140,19 +177,10 @@ class HatsTable(TableFrame):
                 lines.append(Told(short, (event,)))
         return lines
 
-    def play_selected(self, template: str) -> None:
-        """Play ``template`` (such as ``"black {card}"``) with the selected hand card."""
-        if self.selected is None:
-            self.say("First select a card in your hand, then choose where it goes.", error=True)
-            return
-        self.try_move(template.format(card=self.selected))
-
     # -- showing ---------------------------------------------------------------------
 
     def show_table(self, view: dict[str, Any]) -> None:
         hand = sorted(view["hand"], key=_card_order)
-        if self.selected not in hand:
-            self.selected = None
         hint = None if self.hint_move is None else self.game.parse(self.hint_move)
         before = self.view_before()
         self._show_tea_table(view, before["table"], hint)
@@ -173,13 +201,10 @@ class HatsTable(TableFrame):
         return [self.black_hat_button, self.optional_button, self.give_back_button]
 
     def _show_tea_table(self, view: dict[str, Any], table_before: list[str], hint: Any) -> None:
-        exchanges = [move for move in self.reader_moves() if isinstance(move, Exchange)]
-        targets = {move.position for move in exchanges if str(move.card) == self.selected}
         for position, (button, card) in enumerate(zip(self.position_buttons, view["table"], strict=True), start=1):
             face_down = position not in view["face_up"]
             changed = card != table_before[position - 1]
             marks = ["hk-facedown"] if face_down else []
-            marks += ["hk-legal"] if position in targets else []
             marks += ["hk-hint"] if isinstance(hint, Exchange) and hint.position == position else []
             marks += ["hk-changed"] if changed else []
             duplicate = ", face down at scoring: its type lies nearer Ø too and counts only there" if face_down else ""
@@ -192,23 +217,20 @@ class HatsTable(TableFrame):
         hinted = str(hint.card) if hint is not None else None
         for index, button in enumerate(self.hand_buttons):
             card = hand[index] if index < len(hand) else None
-            marks = ["hk-selected"] if card == self.selected else []
-            marks += ["hk-hint"] if card == hinted else []
+            marks = ["hk-hint"] if card == hinted else []
             _show_card(button, card, f"{card} in your hand", marks)
 
     def _show_actions(self, view: dict[str, Any], hint: Any) -> None:
-        """Black hat, discard or swap, or give back: those the picked-up card may do are marked as allowed, as
-        the positions it may take are."""
+        """Black hat, discard or swap, or give back, as the turn has them; the hinted one marked. (Those the card
+        picked up may make light up on the page, as the positions it may take do.)"""
         answering = view["swap_waiting"] is not None and view["to_move"] == view["seat"]
         for button in (self.black_hat_button, self.optional_button):
             show(button, not answering)
         show(self.give_back_button, answering)
         acting = {BlackHat: self.black_hat_button, Discard: self.optional_button, Swap: self.optional_button}
         hinted = acting.get(type(hint)) or (self.give_back_button if isinstance(hint, Back) else None)
-        allowed_moves = {str(move) for move in self.reader_moves()} if self.selected is not None else set()
-        for button, template in self.action_templates.items():
-            allowed = template.format(card=self.selected) in allowed_moves
-            set_marks(button, ["hk-legal"] * allowed + ["hk-hint"] * (button is hinted), MARKS)
+        for button in self.action_buttons:
+            set_marks(button, ["hk-hint"] * (button is hinted), MARKS)
 
     def _seat_html(self, view: dict[str, Any], seat: int, collection_before: list[str]) -> str:
         """One seat: who sits there, its notes, its hand (backs for others; the reader's is the buttons below),
@@ -231,10 +253,10 @@ class HatsTable(TableFrame):
 
 
 ACTION_TIPS = {
-    "black hat": "put the selected card face down into your collection: 1 point",
-    "discard": "discard the selected card face down and draw the top card of the deck",
-    "swap": "pass the selected card face down to your partner, who gives one back",
-    "give back": "give the selected card back to your partner",
+    "black hat": "put the card you picked up face down into your collection: 1 point",
+    "discard": "discard the card you picked up face down and draw the top card of the deck",
+    "swap": "pass the card you picked up face down to your partner, who gives one back",
+    "give back": "give the card you picked up back to your partner",
 }
 MAIN_RULES = ("H2", "H3")  # the events of an exchange and a black hat
 COOKIE = "H10"  # the event of the last cookie changing hands
@@ -261,7 +283,7 @@ def _swap_line(view: dict[str, Any]) -> str:
     if view["seat"] == giver:
         return f"You passed {card} face down to {names[taker]}, who now gives a card back."
     if view["seat"] == taker:
-        return f"{names[giver]} passed you {card} face down: select a card of your hand and press give back."
+        return f"{names[giver]} passed you {card} face down: pick a card of your hand and press give back."
     return f"{names[giver]} passed a card face down to {names[taker]}, who now gives one back."
 
 
@@ -307,6 +329,19 @@ def _show_card(button: ui.Button, card: str | None, tooltip: str, marks: list[st
     set_face(button, card or "", tooltip if card else "", classes, CARD_CLASSES, visible=bool(card), face=face)
 
 
-def _card_button(action: Callable[[], None]) -> ui.Button:
-    """A card-sized button, blank until a card is shown on it (sized by the style sheet)."""
-    return named_button("", "", action, width=None)
+def _card_button() -> ui.Button:
+    """A card-sized button, blank until a card is shown on it (sized by the style sheet); its presses are picks."""
+    return piece_button()
+
+
+def _action_button(name: str) -> ui.Button:
+    """Black hat, discard, swap or give back: a press completes the path of the card picked up (no action of its
+    own); its tooltip says what it does."""
+    button = ui.Button(description=name, tooltip=ACTION_TIPS[name], css=css_of(width="auto"))
+    button.add_class("hk-action")
+    return button
+
+
+def _index(buttons: list[ui.Button], part: ui.Part) -> int | None:
+    """Where ``part`` is among ``buttons`` (by identity), or None."""
+    return next((index for index, button in enumerate(buttons) if button is part), None)

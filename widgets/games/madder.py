@@ -2,20 +2,27 @@
 
     >>> MadderTable(hatskit.new_game("madder", players=3, seed=7), seats=("reader", "greedy", "strong"))
 
-Click a hat of your hand to select it: the inventories it may go into light
-up. Click *into Ben's inventory* to play it there (``Fedora>Ben``, M3). When a
-Premium you played offers its ability, or your Haberdasher waits at the end of
-the round, the cards are the choice: the hats it may choose (on the assembly
-line, in an inventory) light up, and a click (or Enter or Space) on one plays
-that choice (``take Boater@line``, ``discard Boater@Ben``). A hat that starts
-several choices (yours in a swap, a hat to move) is picked up first, and what
-becomes of it is then chosen on the table too: the hat to swap it for, the
-second hat to discard with it, the inventory it moves into light up, and a
-click there plays the choice; only what no second click names (discard it
-alone) stays a button in plain words. *decline* leaves the
-ability unused (M3, M4). At the end of the round you play hats into your own
-inventory and press *done* (M4); the Haberdashers are then revealed and used
-one by one from the dealer, each step shown as it happens.
+Click (or drag) a hat of your hand to pick it up: the inventories it may go
+into light up. Click *into Ben's inventory*, or drop the hat on one of Ben's
+hats, to play it there (``Fedora>Ben``, M3); click the hat again to put it
+down. When a Premium you played offers its ability, or your Haberdasher waits
+at the end of the round, the cards are the choice: the hats it may choose (on
+the assembly line, in an inventory) light up, and a click (or Enter or Space)
+on one plays that choice (``take Boater@line``, ``discard Boater@Ben``). A hat
+that starts several choices (yours in a swap, a hat to move, a hat discarded
+with another) is picked up first, and what becomes of it is then chosen on the
+table too: the hat to swap it for, the second hat to discard with it, the
+inventory it moves into light up, and a click there plays the choice; only
+what no click names (one hat discarded alone, when it may go with another)
+stays a button in plain words. *decline* leaves the ability unused (M3, M4).
+At the end of the round you play hats into your own inventory and press
+*done* (M4); the Haberdashers are then revealed and used one by one from the
+dealer, each step shown as it happens.
+
+The page does the picking up and the lighting, from the moves the table sends
+it as paths of presses (:meth:`MadderTable.paths_of`): two Berets in a hand
+are two buttons, and each makes its own path. A press that makes no move gets
+a sentence saying why (:meth:`MadderTable.explain`) and changes nothing.
 
 Everything shown comes from ``game.view(seat)`` for the reader's seat: other
 players' hands are card backs (their count only) and their Haberdashers stay
@@ -63,10 +70,10 @@ from hatskit.games.madder.render import (
 from widgets.table.frame import TableFrame
 from widgets.table.seating import SeatRing
 from widgets.toolkit import ui
-from widgets.toolkit.parts import column, html_line, named_button, row, set_face, set_marks, show
+from widgets.toolkit.parts import column, css_of, html_line, named_button, piece_button, row, set_face, set_marks, show
 from widgets.toolkit.style import narrow
 
-MARKS = ("hk-legal", "hk-selected", "hk-hint")
+MARKS = ("hk-legal", "hk-hint")  # the kernel's marks; the page draws a pick's own (hk-selected, its targets' hk-legal)
 HAND_SLOTS = 8  # more than a hand ever holds: 3 dealt, at most one more from an ability
 LINE_SLOTS = max(LINE_SIZE.values())  # the most hats the assembly line holds
 STYLE_SLOTS = 4  # the most hats of one style in an inventory: three regular and one Premium
@@ -116,7 +123,7 @@ class MadderTable(TableFrame):
     # -- building (once) ---------------------------------------------------------
 
     def build_table(self) -> list[ui.Part]:
-        self._forget_picks()
+        self._forget_layout()
         self.round_info = html_line("hk-info")
         middle = column([self.round_info, self._line_row()])
         middle.add_class("hk-middle")
@@ -141,21 +148,26 @@ class MadderTable(TableFrame):
             self.round_table,
         ]
 
-    def _forget_picks(self) -> None:
-        """What the reader has in hand: nothing picked up, no choice waiting, no round's end seen yet."""
+    def _forget_layout(self) -> None:
+        """Nothing laid out yet: no hat on a button, no move offered, no round's end seen."""
         self._line: list[str] = []  # the hats on the line buttons, in order
         self._hand: list[str] = []  # the hats on the hand buttons, in order
-        self._picks: dict[HatAt, list[Choice]] = {}  # the waiting ability's choices, by the hat each starts from
-        self._seconds: dict[HatAt | int, Choice] = {}  # the picked-up hat's choices, by the second thing clicked
-        self._choice_actions: list[Any] = []
-        self._ability_waits = False
-        self.picked: int | None = None  # the hand button clicked last
-        self.first_hat: HatAt | None = None  # the hat picked up first, when it starts several choices
+        self._hand_on: dict[int, str] = {}  # a hand button's id: the hat it shows
+        self._hat_on: dict[int, HatAt] = {}  # a line or inventory card's id: the hat it shows, and where
+        self._cards_of: dict[HatAt, list[ui.Button]] = {}  # a hat on the table: its cards (twins are several)
+        self._moves: list[Any] = []  # the reader's legal moves at the shown position
+        self._paths: dict[str, list[list[ui.Part]]] = {}  # a move's notation: the paths of presses that make it
+        self._drops: set[tuple[int, ...]] = set()  # the paths ending on a hat that stands for its inventory
+        self._starts: dict[HatAt, list[Choice]] = {}  # the waiting ability's choices, by a hat each starts from
+        self._one_press: dict[HatAt, Choice] = {}  # the choices one press on a hat makes, by that hat
+        self._two_press: set[HatAt] = set()  # the hats a choice of two presses starts from
+        self._worded: list[Choice] = []  # the choices no press names: buttons in plain words
+        self._choice_actions: list[Choice] = []  # what each choice button plays
         self.seen_round_end: int | None = None  # the ply whose round's end the reader has moved on from
 
     def _line_row(self) -> ui.HBox:
         """The assembly line: a button for each hat it may hold, then the deck."""
-        self.line_buttons = [self._line_button(index) for index in range(LINE_SLOTS)]
+        self.line_buttons = [self._line_button() for _ in range(LINE_SLOTS)]
         self.deck_line = html_line("")
         self.line_row = row([html_line("hk-label", "assembly line"), *self.line_buttons, self.deck_line])
         self.line_row.add_class("hk-row")
@@ -166,10 +178,11 @@ class MadderTable(TableFrame):
         """Every seat's picture, inventory cards and target button; the reader's hand and Haberdasher below."""
         players = len(self.game.seat_names)
         self.target_buttons = [self._target_button(seat) for seat in range(players)]
+        self._seat_of = {button.uid: seat for seat, button in enumerate(self.target_buttons)}
         self.seat_rows = [html_line("hk-seatpicture") for _ in range(players)]
-        self.inventories = [InventoryCards(seat, self.choose_hat) for seat in range(players)]
+        self.inventories = [InventoryCards(seat) for seat in range(players)]
         self.hand_label = html_line("hk-label")
-        self.hand_buttons = [self._hand_button(index) for index in range(HAND_SLOTS)]
+        self.hand_buttons = [self._hand_button() for _ in range(HAND_SLOTS)]
         self.haberdasher_line = html_line("hk-haberdasher")
         hand_row = row([self.hand_label, *self.hand_buttons])
         hand_row.add_class("hk-handrow")
@@ -180,22 +193,21 @@ class MadderTable(TableFrame):
         return SeatRing(seats, [hand_row, self.haberdasher_line])
 
     def _target_button(self, seat: int) -> ui.Button:
+        """Where a picked-up hat goes into ``seat``'s inventory: a press here is a pick's second step (no action of
+        its own)."""
         name = self.game.seat_names[seat]
-        return named_button(f"into {name}'s inventory", self._target_tip(seat), lambda: self.play_selected(seat))
+        tip = f"put the hat you picked up into {name}'s inventory (at the end of the round, into your own only)"
+        return ui.Button(description=f"into {name}'s inventory", tooltip=tip, css=css_of(width="auto"))
 
-    def _target_tip(self, seat: int) -> str:
-        name = self.game.seat_names[seat]
-        return f"play the selected hat into {name}'s inventory (at the end of the round, into your own only)"
-
-    def _hand_button(self, index: int) -> ui.Button:
-        button = named_button("", "", lambda: self.pick(index), width=None)
+    def _hand_button(self) -> ui.Button:
+        button = piece_button()
         button.add_class("hk-hatbtn")
         button.add_class("hk-cardbtn")
         return button
 
-    def _line_button(self, index: int) -> ui.Button:
-        """The assembly line's hat ``index``, a card pressed to choose it."""
-        button = tap_card(lambda: self.choose_on_line(index))
+    def _line_button(self) -> ui.Button:
+        """A hat of the assembly line, a card pressed to choose it."""
+        button = tap_card()
         button.add_class("hk-linebtn")
         return button
 
@@ -209,74 +221,120 @@ class MadderTable(TableFrame):
         self.choice_box.children = tuple(pool)
         return pool
 
-    # -- clicks ------------------------------------------------------------------
+    # -- the moves, as the page picks them ------------------------------------------
 
-    def pick(self, index: int) -> None:
-        """Select (or put down) the hand hat on button ``index``."""
-        hat = self._hand[index] if index < len(self._hand) else None
-        self.picked = index
-        if hat:
-            self.select(None if hat == self.selected else hat)
+    def paths_of(self, move: Any) -> list[tuple[list[ui.Part], str]]:
+        """Every path of presses that makes ``move`` (none: a button in plain words makes it).
 
-    def play_selected(self, seat: int) -> None:
-        """Play the selected hand hat into ``seat``'s inventory, or move the picked-up hat there (an ability's)."""
-        if seat in self._seconds:
-            self.try_move(str(self._seconds[seat]))
-        elif self.selected is None:
-            self.say("First click a hat in your hand, then the inventory it goes into.", error=True)
-        else:
-            self.try_move(str(Play(self.selected, seat)))
+        A hand hat, then *into X's inventory* or a hat of that inventory (where a drag lets go); a hat a waiting
+        ability chooses alone; a hat that starts several choices, then the hat to swap it for, the other hat to
+        discard with it (either first) or the inventory it moves into. A path names buttons, not hats: each of
+        two Berets makes its own. Each comes with the words its last press gains while lit, none on a hat that
+        stands for its inventory (its *into …* button says them, so a screen reader hears them once).
+        """
+        paths = self._paths.get(str(move), [])
+        words = self.target_words(move) if paths else ""
+        return [(path, "" if tuple(part.uid for part in path) in self._drops else words) for path in paths]
 
-    def try_move(self, notation: str) -> bool:
-        """A move played puts the picked hat down (a twin left in the hand is not picked for the next turn); a
-        refused one keeps it picked."""
-        picked, self.selected = self.selected, None
-        if super().try_move(notation):
-            return True
-        self.selected = picked
-        return False
+    def target_words(self, move: Any) -> str:
+        """What the last press of a path of ``move`` does, added to that part's name while it is lit."""
+        if isinstance(move, Play):
+            return f"play your {hat_words(move.hat)} into {_whose(move.to, self.viewer)}"
+        return describe(move, self.viewer)
+
+    def board(self) -> list[ui.Part]:
+        """Every hat (the hand's, the line's, the inventories') and every *into …* button: their presses are picks."""
+        cards = [button for inventory in self.inventories for group in inventory.buttons for button in group]
+        return [*self.hand_buttons, *self.line_buttons, *cards, *self.target_buttons]
+
+    def explain(self, path: Sequence[ui.Part]) -> str:
+        """Why presses made no move: a hat taken where the rules refuse it (the engine's sentence), or a press
+        that nothing may start from (what to press instead)."""
+        if not self.decides() or self.shown().is_over:
+            return super().explain(path)
+        pressed = path[-1]
+        refused = self._why_not_there(path[0], pressed) if len(path) > 1 else None
+        return refused or self._why_not_alone(pressed)
+
+    def _why_not_there(self, first: ui.Part, pressed: ui.Part) -> str | None:
+        """The engine's sentence for the move the picked-up ``first`` and ``pressed`` would make (None: they name
+        none, and ``pressed`` is judged alone)."""
+        if first.uid in self._hand_on:
+            hat, place = self._hand_on[first.uid], self._place_of(pressed)
+            if place == LINE:
+                return (
+                    f"Your {hat_words(hat)} goes into an inventory, not onto the assembly line: "
+                    "press “into …” under the player you choose (M3)."
+                )
+            return None if place is None else self.why_not(str(Play(hat, int(place))))
+        item = self._hat_on.get(first.uid)
+        attempt = None if item is None else self._attempt(item, pressed)
+        return None if attempt is None else self.why_not(str(attempt))
+
+    def _attempt(self, item: HatAt, pressed: ui.Part) -> Choice | None:
+        """The choice the picked-up ``item`` and a press on ``pressed`` name, of the kind ``item`` starts."""
+        kinds = {type(move) for move in self._starts.get(item, [])}
+        other, place = self._hat_on.get(pressed.uid), self._place_of(pressed)
+        if MoveHat in kinds and place is not None and place != LINE:
+            return MoveHat(item.hat, int(item.place), int(place))
+        if other is not None and Swap in kinds:
+            return Swap(item, other)
+        if other is not None and Discard in kinds:
+            return Discard((item, other))
+        return None
+
+    def _place_of(self, part: ui.Part) -> Place | None:
+        """The inventory (a seat) or the line a part stands for: an *into …* button's, or where its hat lies."""
+        if part.uid in self._seat_of:
+            return self._seat_of[part.uid]
+        item = self._hat_on.get(part.uid)
+        return None if item is None else item.place
+
+    def _why_not_alone(self, part: ui.Part) -> str:
+        """Why a press on ``part`` neither makes a move nor picks anything up."""
+        if part.uid in self._hand_on:
+            hat = self._hand_on[part.uid]
+            if DECLINE in self._moves:
+                return (
+                    f"Your {hat_words(hat)} has to wait: first click a lit hat to use the card that waits, "
+                    "or press “decline” (M3, M4)."
+                )
+            return self.why_not(str(Play(hat, self.viewer))) or super().explain([part])
+        if part.uid in self._hat_on:
+            return self._refusal(self._hat_on[part.uid], part)
+        if part.uid in self._seat_of:
+            return self._why_not_into(self._seat_of[part.uid])
+        return "There is no hat there now: press one of the hats you see."
+
+    def _refusal(self, item: HatAt, part: ui.Part) -> str:
+        """Why a press on ``item`` plays nothing: it comes second in a choice, the waiting ability cannot choose
+        it, or nothing waits."""
+        the = _the(item, self.viewer)
+        if DECLINE not in self._moves:
+            return (
+                f"You can't move {the} yourself: only a Premium hat's ability or a Haberdasher can. "
+                "Play a hat from your hand into an inventory instead (M3, M4)."
+            )
+        if any(len(path) == 2 and path[1] is part for paths in self._paths.values() for path in paths):
+            return f"{the[:1].upper()}{the[1:]} comes second: first click one of the lit hats, then this one (M3, M4)."
+        return f"Your ability can't choose {the}: click one of the lit hats, or press “decline” (M3, M4)."
+
+    def _why_not_into(self, seat: int) -> str:
+        """Why a press on *into …* with nothing picked up plays nothing: a hat has to be picked up first."""
+        if DECLINE in self._moves:
+            if any(isinstance(move, MoveHat) and move.target == seat for move in self._moves):
+                return "First click the lit hat to move, then the inventory it goes into."
+            return "The card that waits comes first: click one of the lit hats, or press “decline” (M3, M4)."
+        if not self._hand and DONE in self._moves:
+            return "Your hand is empty: press “done” to play no more hats this round (M4)."
+        return "First click a hat in your hand, then the inventory it goes into."
+
+    # -- the other presses ----------------------------------------------------------
 
     def choose(self, index: int) -> None:
-        """What choice button ``index`` stands for: a choice to play, or back to the hats (None)."""
-        action = self._choice_actions[index]
-        if action is None:
-            self.first_hat = None
-            self.refresh()
-        else:
-            self.try_move(str(action))
-
-    def choose_on_line(self, index: int) -> None:
-        """The line hat on button ``index`` pressed (a stale press on an empty place does nothing)."""
-        if index < len(self._line):
-            self.choose_hat(HatAt(self._line[index], LINE))
-
-    def choose_hat(self, item: HatAt) -> None:
-        """A hat on the table pressed: the waiting ability's choice of it, picked up first when it starts several
-        choices (pressed again, put down); with a hat of the hand picked up, an inventory's hat stands for its
-        inventory (a drop there plays into it); else a sentence saying why not, changing nothing."""
-        second = self._completed_by(item)
-        chosen = self._picks.get(item, [])
-        if second is not None:
-            self.try_move(str(second))  # the other hat of a swap or a discard, or a hat of the inventory moved into
-        elif not chosen and self.selected is not None and item.place != LINE:
-            self.play_selected(int(item.place))  # a hat of the hand put (or dropped) on an inventory's hat
-        elif not chosen:
-            self.say(self._refusal(item), error=True)
-        elif len(chosen) == 1:
-            self.try_move(str(chosen[0]))
-        else:
-            self.first_hat = None if item == self.first_hat else item
-            self.refresh()
-
-    def _refusal(self, item: HatAt) -> str:
-        """Why a press on ``item`` plays nothing: the waiting ability cannot choose it, or nothing waits."""
-        the = _the(item, self.viewer)
-        if self._ability_waits:
-            return f"Your ability can't choose {the}: click one of the lit hats, or press “decline” (M3, M4)."
-        return (
-            f"You can't move {the} yourself: only a Premium hat's ability or a Haberdasher can. "
-            "Play a hat from your hand into an inventory instead (M3, M4)."
-        )
+        """Choice button ``index`` pressed: play the choice it names (a stale press on a hidden one does nothing)."""
+        if index < len(self._choice_actions):
+            self.try_move(str(self._choice_actions[index]))
 
     def next_round(self) -> None:
         """The reader has seen the round's end: on to the next round, and the bots play on."""
@@ -317,34 +375,104 @@ class MadderTable(TableFrame):
             return "press “decline”" if move == DECLINE else "press “done”: you play no more hats this round"
         return describe(move, self.hint_seat())
 
-    def no_target_text(self, item: str) -> str | None:
-        """A hand hat with nowhere to go: an ability waits first, or the moment is not a playing one."""
-        if any(isinstance(move, Play) and move.hat == item for move in self.reader_moves()):
-            return None
-        return (
-            f"Your {hat_words(item)} has to wait: first click a lit hat to use the card that waits, "
-            "or press “decline” (M3, M4)."
-        )
-
     # -- showing ---------------------------------------------------------------------
 
     def show_table(self, view: dict[str, Any]) -> None:
         madder: MadderView = view  # type: ignore[assignment]
         cards = card_set(MadderOptions(**madder["options"]))
-        hand = sorted(madder["hand"] or [])
-        if self.selected not in hand:
-            self.selected = None
-        moves = self.reader_moves() if self.live or self.decides() else []
         hint = None if self.hint_move is None else self.game.parse(self.hint_move)
         self.round_info.value = _round_html(madder, cards)
-        self._note_choices(moves)
-        self._show_seats(madder, cards, moves, hint)
-        self._show_hand(madder, cards, hand, moves, hint)
+        self._lay_out(madder, cards, sorted(madder["hand"] or []))
+        self._note_moves(self.reader_moves())
+        self._show_seats(madder, cards, hint)
+        self._show_hand(madder, cards, hint)
         self.haberdasher_line.value = _haberdasher_html(madder, cards)
-        self._show_choices(madder, cards, moves, hint)
+        self._show_choices(madder, cards, hint)
         self._show_line(madder, cards, hint)
         self.round_table.value = rounds_html(madder)
         self._show_round_end(madder, cards)
+
+    def _lay_out(self, view: MadderView, cards: CardSet, hand: list[str]) -> None:
+        """Which hat each button shows: the hand's in order, the line's in order, each inventory's style by style."""
+        self._hand, self._line = hand, list(view["line"])
+        self._hand_on = {button.uid: hat for button, hat in zip(self.hand_buttons, hand, strict=False)}
+        placed = [(button, HatAt(hat, LINE)) for button, hat in zip(self.line_buttons, self._line, strict=False)]
+        for seat, inventory in enumerate(self.inventories):
+            placed += [
+                (button, HatAt(hat, seat)) for button, hat in inventory.lay_out(view["inventories"][seat], cards)
+            ]
+        self._hat_on = {button.uid: item for button, item in placed}
+        self._cards_of = {}
+        for button, item in placed:
+            self._cards_of.setdefault(item, []).append(button)
+
+    def _note_moves(self, moves: list[Any]) -> None:
+        """The paths of presses that make each move (:meth:`paths_of`), and the waiting ability's choices that no
+        press names (one hat discarded alone when it may go with another, three hats at once): those are buttons."""
+        self._moves = moves
+        choices = [move for move in moves if not isinstance(move, Play | EndPhase)]
+        self._starts = {}
+        for move in choices:
+            for item in first_hats(move):
+                self._starts.setdefault(item, []).append(move)
+        self._paths, self._drops, self._one_press, self._two_press = {}, set(), {}, set()
+        for move in moves:
+            if isinstance(move, EndPhase):
+                continue
+            paths = self._play_paths(move) if isinstance(move, Play) else self._choice_paths(move)
+            if paths:
+                self._paths[str(move)] = paths
+        for move in choices:
+            for path in self._paths.get(str(move), []):
+                first = self._hat_on[path[0].uid]
+                if len(path) == 1:
+                    self._one_press[first] = move
+                else:
+                    self._two_press.add(first)
+        self._worded = [move for move in choices if str(move) not in self._paths]
+
+    def _play_paths(self, move: Play) -> list[list[ui.Part]]:
+        """Each hand button showing the hat, then *into …* or a hat of that inventory (where a drag lets go)."""
+        held = [button for button in self.hand_buttons if self._hand_on.get(button.uid) == move.hat]
+        drops = [self.target_buttons[move.to], *self._cards_in(move.to)]
+        self._drops |= {(hat.uid, drop.uid) for hat in held for drop in drops[1:]}
+        return [[hat, drop] for hat in held for drop in drops]
+
+    def _choice_paths(self, move: Choice) -> list[list[ui.Part]]:
+        """A hat the choice alone starts from: one press on it. A hat that starts several: it, then what becomes
+        of it. A hat discarded alone that may also go with another, or three hats at once: no path (a button)."""
+        if isinstance(move, Discard):
+            items = move.items
+            if len(items) == 1:
+                alone = len(self._starts[items[0]]) == 1
+                return [[card] for card in self._cards(items[0])] if alone else []
+            if len(items) != 2:
+                return []
+            orders = [items] if items[0] == items[1] else [items, items[::-1]]  # twins: each card first in turn
+            return [[a, b] for one, other in orders for a in self._cards(one) for b in self._cards(other) if a is not b]
+        first = _first_hat(move)
+        if len(self._starts[first]) == 1:
+            return [[card] for card in self._cards(first)]
+        if isinstance(move, MoveHat):
+            self._drops |= {(card.uid, drop.uid) for card in self._cards(first) for drop in self._seconds(move)[1:]}
+        return [[card, second] for card in self._cards(first) for second in self._seconds(move)]
+
+    def _seconds(self, move: Choice) -> list[ui.Part]:
+        """What a second press is on to complete ``move`` once its first hat is picked up: the hat to swap it for,
+        the inventory it moves into (its *into …* button, or one of its hats that starts no choice of its own)."""
+        if isinstance(move, Swap):
+            return list(self._cards(move.theirs))
+        if isinstance(move, MoveHat):
+            hats = [card for card in self._cards_in(move.target) if self._hat_on[card.uid] not in self._starts]
+            return [self.target_buttons[move.target], *hats]
+        return []
+
+    def _cards(self, item: HatAt) -> list[ui.Button]:
+        return self._cards_of.get(item, [])
+
+    def _cards_in(self, seat: int) -> list[ui.Button]:
+        """The cards of ``seat``'s inventory, style by style."""
+        return [card for item, cards in self._cards_of.items() if item.place == seat for card in cards]
 
     def _show_round_end(self, view: MadderView, cards: CardSet) -> None:
         """The scored round's shops and points, line by line, under the reader's seat until they move on."""
@@ -357,118 +485,73 @@ class MadderTable(TableFrame):
         self.round_end.value = round_end_html(ended, lines, view, cards)
         self.next_round_button.description = onward_words(view)
 
-    def _show_seats(self, view: MadderView, cards: CardSet, moves: list[Any], hint: Any) -> None:
-        targets = {move.to for move in moves if isinstance(move, Play) and move.hat == self.selected}
+    def _show_seats(self, view: MadderView, cards: CardSet, hint: Any) -> None:
         look = partial(self._look, hint=hint)
+        hinted = hint.to if isinstance(hint, Play) else hint.target if isinstance(hint, MoveHat) else None
         for seat, (button, seat_row) in enumerate(zip(self.target_buttons, self.seat_rows, strict=True)):
             seat_row.value = self._seat_html(view, cards, seat)
-            self.inventories[seat].show(view["inventories"][seat], cards, look, view["to_move"] is None)
-            moved = self._seconds.get(seat)  # the picked-up hat may move into this inventory
-            marks = ["hk-legal"] if seat in targets or moved else []
-            hinted = (isinstance(hint, Play) and hint.to == seat) or (moved is not None and moved == hint)
-            marks += ["hk-hint"] if hinted else []
-            button.tooltip = describe(moved, self.viewer) if moved else self._target_tip(seat)
-            set_marks(button, marks, MARKS)
+            self.inventories[seat].show(cards, look, view["to_move"] is None)
+            set_marks(button, ["hk-hint"] if seat == hinted else [], MARKS)
             button.disabled = view["to_move"] is None
             show(button, view["phase"] != OVER)  # the game is over: no hat goes anywhere now
         self.ring.place(self.viewer, [] if view["to_move"] is None else [view["to_move"]])
 
-    def _show_hand(self, view: MadderView, cards: CardSet, hand: list[str], moves: list[Any], hint: Any) -> None:
+    def _show_hand(self, view: MadderView, cards: CardSet, hint: Any) -> None:
         seat = view["seat"]
         owner = f"{view['names'][seat or 0]}'s" if self.readers_share else "Your"
-        self.hand_label.value = f"{owner} hand" + ("" if hand else " (empty)")
+        self.hand_label.value = f"{owner} hand" + ("" if self._hand else " (empty)")
         hinted = hint.hat if isinstance(hint, Play) else None
-        self._hand = hand
-        picked = self._picked_index(hand)
         for index, button in enumerate(self.hand_buttons):
-            hat = hand[index] if index < len(hand) else None
-            marks = ["hk-selected"] if index == picked else []
-            marks += ["hk-hint"] if hat is not None and hat == hinted else []
-            tip = _hand_tip(hat, moves) if hat else ""
+            hat = self._hand[index] if index < len(self._hand) else None
+            marks = ["hk-hint"] if hat is not None and hat == hinted else []
+            tip = _hand_tip(hat, self._moves) if hat else ""
             face = hat_html(hat, cards) if hat else ""
             set_face(button, hat_words(hat) if hat else "", tip, marks, MARKS, visible=bool(hat), face=face)
             button.disabled = view["to_move"] is None
 
-    def _picked_index(self, hand: list[str]) -> int | None:
-        """The hand button that was clicked for the selected hat: one of two identical hats, not both."""
-        if self.selected is None:
-            return None
-        index = self.picked
-        return (
-            index
-            if index is not None and index < len(hand) and hand[index] == self.selected
-            else hand.index(self.selected)
-        )
+    def _show_choices(self, view: MadderView, cards: CardSet, hint: Any) -> None:
+        """The waiting ability's prompt; the choices no press on a hat names, as buttons in plain words (the hats
+        themselves are the choice, :meth:`_look`); decline, done.
 
-    def _note_choices(self, moves: list[Any]) -> None:
-        """The waiting ability's choices, for the hats that light up and the buttons (the hat picked up first
-        is put down when it starts none of them), and what a second click completes once it is picked up."""
-        self._picks = {}
-        for move in moves:
-            if not isinstance(move, Play | EndPhase):
-                for hat in first_hats(move):
-                    self._picks.setdefault(hat, []).append(move)
-        self._ability_waits = DECLINE in moves
-        if self.first_hat not in self._picks:
-            self.first_hat = None
-        self._seconds = second_steps(self._first_choices(), self.first_hat)
-
-    def _first_choices(self) -> list[Choice]:
-        """The choices the picked-up hat starts (none while no hat is picked up)."""
-        return self._picks.get(self.first_hat, []) if self.first_hat is not None else []
-
-    def _completed_by(self, item: HatAt) -> Choice | None:
-        """The picked-up hat's choice a press on ``item`` completes: ``item`` itself is its second hat, or it lies
-        in the inventory the picked-up hat moves into."""
-        return self._seconds.get(item) or self._seconds.get(item.place)  # type: ignore[call-overload]
-
-    def _show_choices(self, view: MadderView, cards: CardSet, moves: list[Any], hint: Any) -> None:
-        """The waiting ability's prompt; once a hat that starts several choices is picked up, what becomes of it
-        as buttons in plain words (the hats themselves are the first step, :meth:`_look`); decline, done.
-
-        An ability may offer 28-99 choices: they are asked in two steps, as a person plays them, first the hat
+        An ability may offer 28-99 choices: they are made in two presses, as a person plays them, first the hat
         the choice starts from (yours, in a swap), then what becomes of it. The hint is marked at both.
         """
         seat = view["seat"] or 0
-        card = _waiting_card(view, cards) if DECLINE in moves else None
-        where = (
-            "Click a lit hat to choose it, or decline it."
-            if self.first_hat is None
-            else f"Now click {second_words(self._picks[self.first_hat], _the(self.first_hat, seat))}, or decline it."
-        )
-        self.ability_prompt.value = _ability_html(view, card, cards, where) if card is not None else ""
-        chosen = self._first_choices()
-        worded = [move for move in chosen if move not in self._seconds.values()]  # no second click names these
-        offered = [(move, describe(move, seat), move == hint) for move in worded]
-        offered += [(None, "← choose another hat", False)] if chosen else []
-        self._show_offered(offered, card)
-        show(self.decline_button, DECLINE in moves)
-        show(self.done_button, DONE in moves)
+        card = _waiting_card(view, cards) if DECLINE in self._moves else None
+        self.ability_prompt.value = _ability_html(view, card, cards, self._prompt()) if card is not None else ""
+        self._show_offered([(move, describe(move, seat), move == hint) for move in self._worded], card)
+        show(self.decline_button, DECLINE in self._moves)
+        show(self.done_button, DONE in self._moves)
         set_marks(self.decline_button, ["hk-hint"] if hint == DECLINE else [], MARKS)
         set_marks(self.done_button, ["hk-hint"] if hint == DONE else [], MARKS)
 
+    def _prompt(self) -> str:
+        """What the waiting ability asks the reader to press: a lit hat, and what then for a choice of two."""
+        kinds = {
+            type(move)
+            for move in self._moves
+            if not isinstance(move, Play) and any(len(path) == 2 for path in self._paths.get(str(move), []))
+        }
+        seconds = [words for kind, words in SECOND_WORDS.items() if kind in kinds]
+        press = f"pick it up, then click {' or '.join(seconds)}" if seconds else "choose it"
+        below = "press a choice below, " if self._worded else ""
+        return f"Click a lit hat to {press}, {below}or decline it."
+
     def _look(self, item: HatAt, resting: str, hint: Any) -> tuple[list[str], str]:
-        """A hat on the table: its marks (lit when the waiting ability may choose it, picked up, hinted) and its
-        name, what a press on it does, or ``resting`` (where it lies) when a press does nothing. Once a hat is
-        picked up, only what completes its choices lights up."""
-        if item == self.first_hat:
-            return ["hk-selected"], f"put down {_the(item, self.viewer)} (picked up)"
-        if self.first_hat is not None:
-            second = self._seconds.get(item)  # lit: the hat itself completes a choice, not only its inventory
-            marks = (["hk-legal"] if second else []) + (["hk-hint"] if second is not None and second == hint else [])
-            completed = self._completed_by(item)
-            return marks, describe(completed, self.viewer) if completed else resting
-        chosen = self._picks.get(item, [])
-        marks = ["hk-legal"] if chosen else []
-        marks += ["hk-hint"] if isinstance(hint, Choice) and first_hat(hint) == item else []
-        if len(chosen) == 1:
-            return marks, describe(chosen[0], self.viewer)
-        return marks, f"pick up {_the(item, self.viewer)}, then choose what becomes of it" if chosen else resting
+        """A hat on the table: its marks (lit when the waiting ability may start from it, hinted) and its name,
+        what a press on it does, or ``resting`` (where it lies) when a press on it starts nothing."""
+        starts = item in self._one_press or item in self._two_press
+        marks = ["hk-legal"] if starts else []
+        marks += ["hk-hint"] if isinstance(hint, Choice) and item in _hats_of(hint) else []
+        if item in self._one_press:
+            return marks, describe(self._one_press[item], self.viewer)
+        if starts:
+            return marks, f"pick up {_the(item, self.viewer)}, then choose what becomes of it"
+        return marks, resting
 
     def _show_line(self, view: MadderView, cards: CardSet, hint: Any) -> None:
         """The assembly line's hats as cards, then the deck: those the waiting ability may choose light up, each
         named by what a click on it does ("take the Boater from the assembly line")."""
-        self._line = list(view["line"])
         for index, button in enumerate(self.line_buttons):
             hat = self._line[index] if index < len(self._line) else None
             where = f"{hat_words(hat)}, hat {index + 1} on the assembly line" if hat else ""
@@ -478,8 +561,8 @@ class MadderTable(TableFrame):
             button.disabled = view["to_move"] is None
         self.deck_line.value = deck_html(view["deck_size"])
 
-    def _show_offered(self, offered: list[tuple[Any, str, bool]], card: Ability | None) -> None:
-        """Fill the choice buttons: (what a click does, its words, whether the hint points at it)."""
+    def _show_offered(self, offered: list[tuple[Choice, str, bool]], card: Ability | None) -> None:
+        """Fill the choice buttons: (the choice a click plays, its words, whether the hint points at it)."""
         buttons = self._choice_buttons(len(offered))
         self._choice_actions = [action for action, _, _ in offered]
         for index, button in enumerate(buttons):
@@ -505,9 +588,10 @@ class MadderTable(TableFrame):
         return seat_contents_html(head, holds)
 
 
-def tap_card(action: Callable[[], None]) -> ui.Button:
-    """A hat on the table as a card button that is pressed where it lies, never carried off (``hk-tapcard``)."""
-    button = named_button("", "", action, width=None)
+def tap_card() -> ui.Button:
+    """A hat on the table as a card button, pressed where it lies and never carried off (``hk-tapcard``); its
+    presses are the page's picks (:meth:`MadderTable.board`)."""
+    button = piece_button()
     for name in ("hk-cardbtn", "hk-tapcard"):  # drawn as the seat draws it, not as a hand hat ("hk-hatbtn")
         button.add_class(name)
     return button
@@ -528,13 +612,12 @@ class InventoryCards:
     Built once (a group per style, a button per hat a style can have), and shown or hidden as hats come and go.
     """
 
-    def __init__(self, seat: int, press: Callable[[HatAt], None]) -> None:
-        self.seat, self._press_hat = seat, press
-        self._hats: list[list[str]] = []  # the hats of each shown group, in order
+    def __init__(self, seat: int) -> None:
+        self.seat = seat
+        self._groups: list[tuple[list[str], str]] = []  # each shown style's hats and caption, in order
+        self._count = 0
         self.name = html_line("hk-holdname")
-        self.buttons = [
-            [tap_card(partial(self._press, group, slot)) for slot in range(STYLE_SLOTS)] for group in range(STYLE_COUNT)
-        ]
+        self.buttons = [[tap_card() for _ in range(STYLE_SLOTS)] for _ in range(STYLE_COUNT)]
         self.captions = [html_line("") for _ in range(STYLE_COUNT)]
         self.groups = [
             column([row(buttons), caption]) for buttons, caption in zip(self.buttons, self.captions, strict=True)
@@ -548,17 +631,19 @@ class InventoryCards:
         self.hold.add_class("hk-hold")
         self.hold.add_class("hk-invhold")
 
-    def _press(self, group: int, slot: int) -> None:
-        """The card in ``slot`` of style group ``group`` pressed (a stale press on a hidden card does nothing)."""
-        hats = self._hats[group] if group < len(self._hats) else []
-        if slot < len(hats):
-            self._press_hat(HatAt(hats[slot], self.seat))
+    def lay_out(self, inventory: Sequence[str], cards: CardSet) -> list[tuple[ui.Button, str]]:
+        """Which card shows which hat of ``inventory``, style by style (:meth:`show` then draws them)."""
+        self._groups, self._count = inventory_groups(inventory, cards), len(inventory)
+        return [
+            (buttons[slot], hat)
+            for buttons, (hats, _) in zip(self.buttons, self._groups, strict=False)
+            for slot, hat in enumerate(hats[:STYLE_SLOTS])
+        ]
 
-    def show(self, inventory: Sequence[str], cards: CardSet, look: Look, disabled: bool) -> None:
-        """Show ``inventory``'s hats, each marked and named by ``look``; ``disabled`` when nobody is to move."""
-        groups = inventory_groups(inventory, cards)
-        self._hats = [hats for hats, _ in groups]
-        self.name.value = f"inventory ({len(inventory)})"
+    def show(self, cards: CardSet, look: Look, disabled: bool) -> None:
+        """Show the hats laid out, each marked and named by ``look``; ``disabled`` when nobody is to move."""
+        groups = self._groups
+        self.name.value = f"inventory ({self._count})"
         show(self.empty, not groups)
         for index, (group, caption, buttons) in enumerate(zip(self.groups, self.captions, self.buttons, strict=True)):
             hats, words = groups[index] if index < len(groups) else ([], "")
@@ -612,44 +697,19 @@ DECLINE_TIP = "leave the waiting ability unused"
 DONE_TIP = "play no more hats from your hand this round"
 
 
+SECOND_WORDS = {  # what a second press is on, by the kind of choice, as the ability's prompt asks for it
+    Swap: "the hat to swap it for",
+    MoveHat: "the inventory it moves into",
+    Discard: "another hat to discard with it",
+}
+
+
 def first_hats(move: Choice) -> tuple[HatAt, ...]:
     """The hats a choice may be started from: any of a discard's hats (picked in any order), else its first."""
-    return move.items if isinstance(move, Discard) else (first_hat(move),)
+    return move.items if isinstance(move, Discard) else (_first_hat(move),)
 
 
-def second_steps(chosen: Sequence[Choice], picked: HatAt | None) -> dict[HatAt | int, Choice]:
-    """The picked-up hat's choices that one more click completes, by what that click is on: the other hat of a
-    swap or a two-hat discard, the inventory (a seat) a moved hat goes into. A click that would name two choices
-    (a three-hat discard) names none: those choices stay buttons in plain words."""
-    found: dict[HatAt | int, list[Choice]] = {}
-    for move in chosen:
-        second = _second_step(move, picked)
-        if second is not None:
-            found.setdefault(second, []).append(move)
-    return {second: moves[0] for second, moves in found.items() if len(moves) == 1}
-
-
-def _second_step(move: Choice, picked: HatAt | None) -> HatAt | int | None:
-    if isinstance(move, Swap):
-        return move.theirs
-    if isinstance(move, MoveHat):
-        return move.target
-    if isinstance(move, Discard) and len(move.items) == 2:
-        other = move.items[1] if move.items[0] == picked else move.items[0]
-        return None if other == picked else other  # two hats alike in one place: one card, so a button
-    return None
-
-
-def second_words(chosen: Sequence[Choice], the: str) -> str:
-    """What the prompt asks for once ``the`` hat is picked up, by the kind of choices it starts."""
-    if all(isinstance(move, Swap) for move in chosen):
-        return f"the lit hat to swap {the} for"
-    if all(isinstance(move, MoveHat) for move in chosen):
-        return f"the lit inventory {the} moves into"
-    return f"a lit hat to discard with {the}, or choose below"
-
-
-def first_hat(move: Choice) -> HatAt:
+def _first_hat(move: Choice) -> HatAt:
     """The hat a choice starts from: the one moved, the first discarded, yours in a swap, the one taken."""
     if isinstance(move, MoveHat):
         return HatAt(move.hat, move.source)
@@ -658,6 +718,11 @@ def first_hat(move: Choice) -> HatAt:
     if isinstance(move, Swap):
         return move.mine
     return move.item
+
+
+def _hats_of(move: Choice) -> tuple[HatAt, ...]:
+    """Every hat on the table a choice names (a hint marks them all): the one moved or taken, both of a swap."""
+    return (move.mine, move.theirs) if isinstance(move, Swap) else first_hats(move)
 
 
 def describe(move: Choice, user: int) -> str:

@@ -323,3 +323,4 @@ function render({ model, el, motion }) {
   };
 }
 
+export { render };

@@ -2,11 +2,13 @@
 
     >>> SombreroTable(hatskit.new_game("sombrero"), seats=("reader", "strong"))
 
-Click one of your hatted pieces to pick it up: the empty squares it may step
-to get a dot, the hatless friends it may pass its hat to get a corner flag
-(S2). Click one of them to act (``e1-e2`` or ``e1>f2``), or the piece again to
-put it down; a piece with nowhere to go says so. A click the rules refuse gets
-the engine's sentence and changes nothing. The squares the moves just played
+Click (or drag) one of your hatted pieces to pick it up: the empty squares it
+may step to get a dot, the hatless friends it may pass its hat to get a corner
+flag (S2). Click one of them to act (``e1-e2`` or ``e1>f2``), or the piece
+again to put it down. The page does the picking from the moves the table sends
+it (a piece's square, then its target: :meth:`SombreroTable.path_of`); a press
+that makes no move gets the engine's sentence (a piece with nowhere to go says
+so) and changes nothing. The squares the moves just played
 went from and to carry a corner mark, and pieces whose hats went are ringed,
 until the next move; the message line tells who flanked them (S3). After the
 end the squares are switched off.
@@ -34,12 +36,12 @@ from hatskit.games.sombrero.moves import Jump, Step
 from hatskit.games.sombrero.render import draw_counts, piece_svg, side_html
 from widgets.table.frame import TableFrame
 from widgets.toolkit import ui
-from widgets.toolkit.parts import html_line, named_button, set_face
+from widgets.toolkit.parts import html_line, piece_button, set_face
 from widgets.toolkit.style import narrow
 
 SEATS = (WHITE, BLACK)
 GLYPHS = {(WHITE, True): "△", (WHITE, False): "○", (BLACK, True): "▲", (BLACK, False): "●"}
-MARKS = ("hk-legal", "hk-jump", "hk-selected", "hk-hint", "hk-captured", "hk-moved")
+MARKS = ("hk-hint", "hk-captured", "hk-moved")
 
 
 def piece_class(seat: int, hatted: bool) -> str:
@@ -112,12 +114,14 @@ class SombreroTable(TableFrame):
 
     game_id = "sombrero"
     default_seats = ("reader", "strong")
+    script = "sombrero.js"  # what only this game draws on the page: the board keys, a piece stepping, a hat moving
     shuffled = False  # no cards to deal: every Sombrero game starts the same (S1)
 
     # -- building (once) ---------------------------------------------------------
 
     def build_table(self) -> list[ui.Part]:
         self.squares = {square_name(square): self._square_button(square) for square in range(64)}
+        self.square_names = {button.uid: name for name, button in self.squares.items()}
         self.turn_line = html_line("hk-sb-turn")
         self.side_lines = [html_line("hk-sb-seat") for _ in SEATS]
         grid = ui.GridBox(self._grid_cells())
@@ -134,8 +138,7 @@ class SombreroTable(TableFrame):
 
     def _square_button(self, square: int) -> ui.Button:
         """A square: it knows its name and colour; show_table gives it its piece, tooltip and marks."""
-        name = square_name(square)
-        button = named_button("", name, lambda: self.press(name), width=None)
+        button = piece_button(square_name(square))
         button.add_class("hk-sq")
         button.add_class("hk-sb-light" if is_light(square) else "hk-sb-dark")
         return button
@@ -147,41 +150,44 @@ class SombreroTable(TableFrame):
             cells += [html_line("hk-sb-label", rank), *(self.squares[file + rank] for file in FILES)]
         return [*cells, html_line("hk-sb-label"), *(html_line("hk-sb-label", file) for file in FILES)]
 
-    # -- clicks ------------------------------------------------------------------
+    # -- the moves, as the page picks them ------------------------------------------
 
-    def press(self, name: str) -> None:
-        """A click on square ``name``: pick up or put down a piece, or act with the piece picked up."""
-        if name == self.selected or name in self._pickable(self._view()):
-            self.select(None if name == self.selected else name)
-        elif self.selected is None:
-            self._explain_pick(name)
-        else:
-            self.try_move(self._notation(self.selected, name))
+    def path_of(self, move: Step | Jump) -> list[ui.Part]:
+        """A piece's square, then the square it steps to or the hatless friend it passes its hat to (S2)."""
+        return [self.squares[square_name(move.origin)], self.squares[square_name(move.target)]]
 
-    def _pickable(self, view: dict[str, Any]) -> set[str]:
-        """The squares of the hatted pieces the reader may pick up now (only hatted pieces act, S2)."""
-        if not self.decides():
-            return set()
-        return {name for name, piece in view["board"].items() if piece["side"] == view["to_move"] and piece["hatted"]}
+    def target_mark(self, move: Step | Jump) -> str:
+        """A hat jump's target wears a corner flag instead of the step's dot."""
+        return "hk-jump" if isinstance(move, Jump) else ""
 
-    def no_target_text(self, item: str) -> str | None:
-        """A picked-up piece that cannot act: no empty square and no hatless friend next to it (S2)."""
-        if any(square_name(move.origin) == item for move in self.reader_moves()):
-            return None
-        return (
-            f"{item} is stuck: no empty square and no hatless friend of yours next to it (S2). "
-            "Pick up another of your hatted pieces."
-        )
+    def target_words(self, move: Step | Jump) -> str:
+        origin = square_name(move.origin)
+        kind = "pass its hat" if isinstance(move, Jump) else "step"
+        return f"{origin} can {kind} here ({move})"
 
-    def _explain_pick(self, name: str) -> None:
-        """Say why ``name`` cannot be picked up, in the engine's words.
+    def board(self) -> list[ui.Part]:
+        return list(self.squares.values())
 
-        A step that stays on its square is never legal, and the engine judges
-        its starting square first, so its reason says what is wrong there (no
-        piece, not yours, no hat), or whose turn it is.
-        """
-        reason = self.why_not(f"{name}-{name}") or ""
-        self.say(f"Pick up one of your hatted pieces first: {reason}." if self.decides() else reason, error=True)
+    def explain(self, path: list[ui.Part]) -> str:
+        """Why presses made no move: a piece that cannot be picked up or is stuck, or an action the engine refuses."""
+        names = [self.square_names[part.uid] for part in path]
+        if not self.decides() or self.shown().is_over:
+            return super().explain(path)
+        if len(names) == 1:
+            return self._why_not_picked(names[0])
+        return self.why_not(self._notation(names[0], names[-1])) or super().explain(path)
+
+    def _why_not_picked(self, name: str) -> str:
+        """Why ``name`` is not picked up: a hatted piece of the mover's with nowhere to go is stuck (S2); else the
+        engine judges a step that stays on its square, and its reason says what stands there (no piece, not
+        yours, no hat)."""
+        piece = self._view()["board"].get(name)
+        if piece is not None and piece["side"] == self._view()["to_move"] and piece["hatted"]:
+            return (
+                f"{name} is stuck: no empty square and no hatless friend of yours next to it (S2). "
+                "Pick up another of your hatted pieces."
+            )
+        return f"Pick up one of your hatted pieces first: {self.why_not(f'{name}-{name}')}."
 
     def move_words(self, move: Any) -> str:
         """A hinted action in words: "step from e1 to e2", "pass the hat from d3 to d4"."""
@@ -200,8 +206,6 @@ class SombreroTable(TableFrame):
     # -- showing -------------------------------------------------------------------
 
     def show_table(self, view: dict[str, Any]) -> None:
-        if self.selected not in self._pickable(view):
-            self.selected = None
         notes = self._annotations(view)
         over = view["to_move"] is None
         for name, button in self.squares.items():
@@ -215,11 +219,6 @@ class SombreroTable(TableFrame):
     def _annotations(self, view: dict[str, Any]) -> defaultdict[str, list[tuple[str, str]]]:
         """Each square's marks, each with the words its tooltip adds (empty words add none)."""
         notes: defaultdict[str, list[tuple[str, str]]] = defaultdict(list)
-        if self.selected is not None:
-            notes[self.selected].append(("hk-selected", "picked up"))
-            for move in self.reader_moves():
-                if square_name(move.origin) == self.selected:
-                    notes[square_name(move.target)] += _target_notes(move)
         span = _moves(len(self.recent_plies()))
         for ply in self.recent_plies():
             move = self.game.moves[ply]
@@ -267,14 +266,6 @@ def _contents(view: dict[str, Any], piece: dict[str, Any] | None) -> str:
     if piece is None:
         return "empty"
     return f"{view['names'][piece['side']]}, {'hatted' if piece['hatted'] else 'hatless'}"
-
-
-def _target_notes(move: Step | Jump) -> list[tuple[str, str]]:
-    """The marks of a square the picked-up piece may act on: a dot for a step, a flag for a hat jump (S2)."""
-    origin = square_name(move.origin)
-    if isinstance(move, Jump):
-        return [("hk-legal", f"{origin} can pass its hat here ({move})"), ("hk-jump", "")]
-    return [("hk-legal", f"{origin} can step here ({move})")]
 
 
 def _moves(count: int) -> str:

@@ -18,10 +18,16 @@ game's :class:`~hatskit.core.GameSpec`. A subclass writes:
 - :meth:`TableFrame.show_table` updates them to show a view, the dict that
   ``game.view(seat)`` returns for the seat the frame shows (:attr:`viewer`),
   so hidden cards never reach a widget;
-- its clicks call :meth:`TableFrame.select` to pick up a card or piece and
-  :meth:`TableFrame.try_move` with a move's notation;
-- optionally :meth:`TableFrame.no_target_text` (what to say when a picked item
-  can go nowhere), :meth:`TableFrame.paused` (what the table waits for the
+- :meth:`TableFrame.path_of` names the parts a reader presses, in turn, to make a
+  move (a card, then where it goes): the frame sends the page every legal move as
+  such a path (``ui.Moves``), the page picks up and drops on its own and sends
+  one message when a path is complete, and the move is played without being read
+  again; :meth:`TableFrame.board` lists the parts whose presses are picks, and
+  :meth:`TableFrame.explain` says why presses that made no move made none;
+- buttons in plain words (Madder's *decline*) call :meth:`TableFrame.try_move`
+  with a move's notation;
+- optionally :meth:`TableFrame.paths_of` (where a move has several ways to be
+  pressed), :meth:`TableFrame.paused` (what the table waits for the
   reader to press before anyone plays on), :meth:`TableFrame.bot_delay_for` and
   :meth:`TableFrame.bot_move` (a race game's reaction times and timed plays).
 
@@ -81,7 +87,7 @@ from widgets.table.thinking import think
 from widgets.teaching.lessons import Guide
 from widgets.toolkit import ui
 from widgets.toolkit.clipboard import Clipboard
-from widgets.toolkit.parts import View, column, html_line, named_button, row, set_marks, show
+from widgets.toolkit.parts import View, column, html_line, is_shown, named_button, row, set_marks, show
 
 __all__ = ["READER", "SEAT_KINDS", "TableFrame", "check_seats"]
 
@@ -110,6 +116,12 @@ class TableFrame(View):
     can_undo: ClassVar[bool] = True
     can_hint: ClassVar[bool] = True
     can_step: ClassVar[bool] = True
+    script: ClassVar[str] = ""  # the game's own ES module, a file beside its table's module ("sombrero.js")
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if cls.__dict__.get("script"):
+            ui.front_end(cls, cls.script)
 
     @property
     def spec(self) -> GameSpec:
@@ -196,10 +208,41 @@ class TableFrame(View):
         """Show ``view`` (``game.view(viewer)`` at the shown position) in the table widgets."""
         raise NotImplementedError
 
-    def no_target_text(self, item: str) -> str | None:
-        """What to say when the reader picks ``item`` and it can go nowhere now (None: it can)."""
-        del item
-        return None
+    def path_of(self, move: Any) -> Sequence[ui.Part]:
+        """The parts a reader presses, in turn, to make ``move`` (empty: a button of its own makes it)."""
+        del move
+        return ()
+
+    def paths_of(self, move: Any) -> list[tuple[Sequence[ui.Part], str]]:
+        """Every way to press ``move``, each path with the words its last part gains while lit: one by default
+        (:meth:`path_of`, :meth:`target_words`); a table gives several where a move has several (twins, a drop on
+        a hat that stands for its inventory)."""
+        path = self.path_of(move)
+        return [(path, self.target_words(move))] if path else []
+
+    def target_mark(self, move: Any) -> str:
+        """A class the last part of ``move``'s path wears while it is a target (Sombrero's hat jump), or ""."""
+        del move
+        return ""
+
+    def target_words(self, move: Any) -> str:
+        """What the last part of ``move``'s path adds to its name while it is a target ("e1 can step here")."""
+        del move
+        return ""
+
+    def board(self) -> Sequence[ui.Part]:
+        """The parts whose presses are picks (cards, squares, the actions a picked card may take)."""
+        return ()
+
+    def explain(self, path: Sequence[ui.Part]) -> str:
+        """Why the presses on ``path`` (parts of :meth:`board`) made no move, in a student's words."""
+        del path
+        shown = self.shown()
+        if shown.is_over:
+            return "The game is over."
+        if not self.decides():
+            return f"It is {self._acting_names(shown)}'s turn, not yours."
+        return "That makes no move here: the places you can choose light up when you pick something up."
 
     def paused(self) -> str | None:
         """What the table waits for the reader to press before anyone plays on (None: it waits for nothing).
@@ -284,25 +327,48 @@ class TableFrame(View):
             return False
         self._cut_history(self.shown_ply)
         self.game.play(notation)
+        self._after_reader_move()
+        return True
+
+    def _after_reader_move(self) -> None:
         if self.guide is not None:
             self.guide.moved()
         self._moved_to(self.game.ply, narrate_from=self.game.ply - 1)
         self.run_bots()
-        return True
 
-    def select(self, item: str | None) -> None:
-        """Pick up ``item`` (a card, a square), or put it down with None.
+    def play_offered(self, notation: str) -> None:
+        """A move the page completed from the paths it was offered: played as it was offered, not read again. A
+        notation not offered (the position moved on since, or a forged message) is judged as a typed move."""
+        move = self._offered.get(notation)
+        if move is None:
+            self.try_move(notation)
+            return
+        self._cut_history(self.shown_ply)
+        self.game.push(move)
+        self._after_reader_move()
 
-        A refusal still on the message line gives way to the narration; an
-        item that can go nowhere says so at once.
-        """
-        self.selected = item
-        self.show_table(self.shown().view(self.viewer))
-        note = None if item is None or not self.decides() else self.no_target_text(item)
-        if note is not None:
-            self._set_message(told_html([note]), error=False, passing=True)
-        elif self._passing_message:
-            self.narrate()
+    def _offer(self, shown: Game) -> None:
+        """Send the page the reader's moves as paths of presses: none while the pass-the-laptop screen is up, and
+        during a lesson only the move its step asks for (any other is refused with the lesson's sentence)."""
+        moves = self.reader_moves() if is_shown(self.table_area) else []
+        offered: dict[str, Any] = {}
+        rows = []
+        for move in moves:
+            notation, paths = str(move), self.paths_of(move)
+            if paths and (self.guide is None or self.guide.refusal(shown, notation) is None):
+                offered[notation] = move
+                mark = self.target_mark(move)
+                for path, says in paths:
+                    rows.append({"move": notation, "path": [part.uid for part in path], "mark": mark, "says": says})
+        self._offered = offered
+        self.moves_part.offered = rows
+        self.moves_part.board = [part.uid for part in self.board()]
+
+    def _refused_path(self, ids: list[int]) -> None:
+        """Presses on the page that made no move: the table says why (an unknown part changes nothing)."""
+        parts = [self.part_by_id(uid) for uid in ids]
+        if all(part is not None for part in parts):
+            self.say(self.explain(parts), error=True)
 
     def say(self, text: str, error: bool = False) -> None:
         """Put a plain-text sentence in the message line (marked as an error if it is one); its rule ids, such as
@@ -409,6 +475,7 @@ class TableFrame(View):
         self.score_panel.value = score_panel_html(shown.score(), shown.outcome())
         self.move_list.value = move_list_html(self.game.events[: self.game.ply], self.shown_ply)
         self.show_table(self.guard.view(shown))
+        self._offer(shown)
 
     def narrate(self) -> None:
         """The message line tells the recent moves and the outcome once, their rules named behind one "why?"."""
@@ -552,7 +619,6 @@ class TableFrame(View):
             for seat, kind in enumerate(self.seats)
             if kind != READER
         }
-        self.selected: str | None = None  # what the reader has picked up: a card, a square
         self.shown_ply = game.ply
         self.narrated_from = max(game.ply - 1, 0)
         self.hint_move: Any = None
@@ -572,6 +638,10 @@ class TableFrame(View):
         self.setup = SetupRow(self.game_id, self.spec.players, self.shuffled, self.start, self._refuse)
         self.status = html_line("hk-status")
         self.message = html_line("hk-message")
+        self.moves_part = ui.Moves()  # what the reader may do now, as data the page picks from (view.js, picker)
+        self.moves_part.on_move(self.play_offered)
+        self.moves_part.on_refused(self._refused_path)
+        self._offered: dict[str, Any] = {}
         self.score_panel = html_line("hk-scorepanel")
         self.move_list = html_line("hk-movepanel")
         self.table_area = column(self.build_table())
@@ -584,7 +654,7 @@ class TableFrame(View):
         play = row([self.table_area, side])  # side by side on a wide screen, one above the other on a phone
         play.add_class("hk-play")
         controls, share = self._build_controls(), self._build_share()
-        self.children = [top, self.status, self.guard, play, self.message, controls, share]
+        self.children = [top, self.status, self.guard, play, self.message, controls, share, self.moves_part]
         self.free_play_parts = (top, controls, share)  # what a lesson hides until it is done
         self.add_class("hk")
         self.add_class("hk-table")

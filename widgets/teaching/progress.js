@@ -22,3 +22,5 @@ function render({ model, el }) {
     }
   });
 }
+
+export { render };

@@ -35,3 +35,4 @@ function render({ model, el }) {
   model.on("change:copies", copy);
 }
 
+export { render };

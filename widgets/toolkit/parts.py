@@ -1,32 +1,25 @@
 """The small parts every view is built of (buttons, text lines, marks, hiding), and :class:`View`, their one widget.
 
 A view's parts are :mod:`widgets.toolkit.ui` parts, not widget models; :class:`View`
-is the anywidget that draws them (``view.js`` with the race pad's and the
-clipboard's own scripts). A part is hidden by a class (:func:`show`).
+is the anywidget that draws them (``view.js``, and the page's other modules: the
+race pad's, the clipboard's, a game's own). A part is hidden by a class (:func:`show`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from widgets.games.race import RacePad
-from widgets.teaching.progress import Progress
 from widgets.toolkit import ui
-from widgets.toolkit.clipboard import Clipboard
 from widgets.toolkit.style import view_css
 
 HIDDEN = "hk-hidden"  # the class of a hidden part (style.py): see show()
-
-
-CUSTOM_PARTS = (RacePad, Clipboard, Progress)  # the parts with scripts of their own, in every view's module
 
 
 class View(ui.Surface):
     """A hatskit view on the page: one widget model, whatever it shows (widgets/toolkit/ui.py)."""
 
     _esm = ui.LOADER
-    script = ui.module_text(CUSTOM_PARTS)
-    style = view_css(CUSTOM_PARTS)
+    style = view_css()
 
 
 def set_marks(part: ui.Part, marks: Sequence[str], managed: Sequence[str]) -> None:
@@ -94,6 +87,12 @@ def html_line(css_class: str, value: str = "") -> ui.HTML:
     if css_class:
         line.add_class(css_class)
     return line
+
+
+def piece_button(tooltip: str = "") -> ui.Button:
+    """A card or a square: no action of its own, its presses are the page's picks among the moves the table
+    offers (``ui.Moves``); sized by the style sheet."""
+    return ui.Button(description="", tooltip=tooltip)
 
 
 def named_button(

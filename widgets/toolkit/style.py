@@ -18,10 +18,7 @@ pills (``hk-pill`` in ``hk-choices``, :class:`widgets.toolkit.ui.Choices`), the 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 from hatskit.drawing import CSS
-from widgets.toolkit import ui
 
 WIDGET_CSS = """
 /* A move exercise (widgets/teaching/exercise.py) is laid out as a table on a phone, and says its verdict in the
@@ -248,6 +245,6 @@ PHONE_CSS = narrow("""
 """)
 
 
-def view_css(parts: Sequence[type[ui.Custom]]) -> str:
-    """The style sheet of a view: hatskit's drawings, the parts and the custom parts' own."""
-    return "\n".join([CSS, WIDGET_CSS, PHONE_CSS, *(part.css_text for part in parts)])
+def view_css() -> str:
+    """The style sheet of a view: hatskit's drawings and the parts (the page's modules bring their own)."""
+    return "\n".join([CSS, WIDGET_CSS, PHONE_CSS])

@@ -410,8 +410,12 @@ class Custom(Part):
     """
 
     kind = "custom"
-    script: ClassVar[str]  # the file name, also the part's name in view.js
+    script: ClassVar[str]  # its ES module's file name, beside the class's module: also the part's name in view.js
     css_text: ClassVar[str] = ""
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        front_end(cls, cls.script, cls.css_text)
 
     def __init__(self, **settings: Any) -> None:
         super().__init__(**settings)
@@ -428,6 +432,51 @@ class Custom(Part):
             handler(self, content.get("msg"), [])
 
 
+class Moves(Part):
+    """The moves the reader may make now, as data: the page picks up, lights targets and drops on its own.
+
+    Each offered move is a *path*, the parts a reader presses in turn to make it (a card, then where it goes;
+    a square, then the square it steps to), with its notation, a class the path's last part wears while it is
+    a target (``mark``: Sombrero's hat-jump flag) and the words it then adds to its name (``says``).
+    ``board`` lists the parts whose presses are picks: a press on one that begins a path picks up (no
+    message), one that completes a path sends ``{id, move}``, and any other sends ``{id, path}``, the presses
+    that made no move, for the kernel to say why. A press on the part last picked puts it down. Nothing here
+    is secret: a path names only parts the reader sees.
+    """
+
+    kind = "moves"
+    offered = traitlets.List()  # [{"move": notation, "path": [part ids], "mark": a class or "", "says": words or ""}]
+    board = traitlets.List()  # the ids of the parts whose presses are picks
+
+    def __init__(self, **settings: Any) -> None:
+        super().__init__(**settings)
+        self._moved: Callable[[str], None] | None = None
+        self._refused: Callable[[list[int]], None] | None = None
+
+    def on_move(self, handler: Callable[[str], None]) -> None:
+        """``handler(notation)`` when the page completes a path."""
+        self._moved = handler
+
+    def on_refused(self, handler: Callable[[list[int]], None]) -> None:
+        """``handler(part ids)`` when the page's presses made no move."""
+        self._refused = handler
+
+    def props(self) -> dict[str, Any]:
+        return {"offered": self.offered, "board": self.board}
+
+    def receive(self, content: dict[str, Any]) -> None:
+        move, path = content.get("move"), content.get("path")
+        if isinstance(move, str) and self._moved is not None:
+            self._moved(move)
+        elif _ids_list(path) and self._refused is not None:
+            self._refused(path)
+
+
+def _ids_list(value: Any) -> bool:
+    """True for a short list of part ids, as the page sends a path (anything else is ignored)."""
+    return isinstance(value, list) and 0 < len(value) <= 8 and all(type(item) is int for item in value)
+
+
 class Module(ipywidgets.Widget):
     """The code and style every view on a page draws with, sent to the page once per kernel, not once per view.
 
@@ -435,25 +484,28 @@ class Module(ipywidgets.Widget):
     model anew: a page of several views would carry the same module and style sheet once per view, and compile
     and run the module once per view, each copy with its own state (race.js's pad that takes the keys).
     So every view's ``_esm`` is the short LOADER, which finds this model through anywidget's
-    ``model.widget_manager.get_model`` (its id is the view's ``module`` trait), and imports ``text`` and adds
-    ``css`` once per page, keyed by a hash of both (benchmarks/README.md has what it saves). It is ipywidgets'
-    plain ``WidgetModel``, as a link between two widgets is: a model with no view and no layout.
+    ``model.widget_manager.get_model`` (its id is the view's ``module`` trait), imports each of ``modules``
+    (view.js, the library of the tables, and each part's or game's own module, :func:`front_end`) as an ES
+    module of its own and adds ``css``, once per page, keyed by a hash of all of it (benchmarks/README.md has
+    what it saves). It is ipywidgets' plain ``WidgetModel``, as a link between two widgets is: a model with no
+    view and no layout.
     """
 
     key = traitlets.Unicode().tag(sync=True)
-    text = traitlets.Unicode().tag(sync=True)
+    modules = traitlets.Dict().tag(sync=True)  # each ES module's text, by its file name
     css = traitlets.Unicode().tag(sync=True)
 
 
-_modules: dict[tuple[str, str], Module] = {}  # the kernel's carriers, by their code and style
+_modules: dict[str, Module] = {}  # the kernel's carriers, by the key of their code and style
 
 
-def shared_module(text: str, css: str) -> Module:
-    """The kernel's one :class:`Module` with ``text`` and ``css``, made again if it was closed."""
-    module = _modules.get((text, css))
+def shared_module(modules: dict[str, str], css: str) -> Module:
+    """The kernel's one :class:`Module` with ``modules`` and ``css``, made again if it was closed."""
+    text = "\n".join([*modules, *modules.values(), css])
+    key = "hatskit.view." + hashlib.sha1(text.encode()).hexdigest()[:12]  # a changed module is new
+    module = _modules.get(key)
     if module is None or module.comm is None:
-        key = "hatskit.view." + hashlib.sha1((text + css).encode()).hexdigest()[:12]  # a changed module is new
-        module = _modules[text, css] = Module(key=key, text=text, css=css)
+        module = _modules[key] = Module(key=key, modules=modules, css=css)
     return module
 
 
@@ -463,20 +515,19 @@ class Surface(anywidget.AnyWidget):
     The page gets the parts as ``tree``, every part's node by its id, and then, once a view on the page has
     said hello, only the nodes that changed, as a numbered patch (one message). A view that misses a patch
     (or a view that opens later) says hello again and gets ``tree`` anew. The code that draws it comes with
-    the kernel's one :class:`Module` (``module``): a subclass names its ``script`` (view.js with the custom
-    parts' scripts, :func:`module_text`) and its ``style``.
+    the kernel's one :class:`Module` (``module``): view.js and the page's other modules (:func:`front_end`),
+    with a subclass's ``style``.
     """
 
-    _esm = ""  # LOADER, for a subclass that names its script
-    script: ClassVar[str] = ""
-    style: ClassVar[str] = ""
+    _esm = ""  # LOADER, for a subclass drawn by view.js and the page's other modules
+    style: ClassVar[str] = ""  # the style of the page's views, beside what the modules bring (front_end_css)
     module = traitlets.Instance(Module, allow_none=True).tag(sync=True, **ipywidgets.widget_serialization)
     tree = traitlets.Dict().tag(sync=True)  # {"v": version, "root": id, "nodes": {id: node}}
 
     def __init__(self, children: Sequence[Part] = (), **kwargs: Any) -> None:
         super().__init__(**kwargs)
-        if self.script:
-            self.module = shared_module(self.script, self.style)
+        if self._esm:
+            self.module = shared_module(front_end_modules(), self.style + "\n" + front_end_css())
         self.root = VBox(children)
         self._ids: dict[int, Part] = {}  # the parts the page has, by id
         self._sent: dict[int, dict[str, Any]] = {}  # their nodes as the page has them
@@ -512,6 +563,10 @@ class Surface(anywidget.AnyWidget):
             self.send({"v": self._version, "nodes": {str(uid): node for uid, node in changed.items()}, "gone": gone})
         else:
             self.tree = self.snapshot()
+
+    def part_by_id(self, uid: int) -> Part | None:
+        """The part of this view whose id is ``uid`` (None: no such part here)."""
+        return next((part for part in self.root.parts() if part.uid == uid), None)
 
     def snapshot(self) -> dict[str, Any]:
         """Every node the page has, for a view that draws the whole table."""
@@ -554,34 +609,49 @@ def _flush_all() -> None:
         surface.flush()
 
 
-def _script(part: type[Custom]) -> str:
-    """The front-end code of ``part``: the file it names, beside the module that defines it."""
-    return (pathlib.Path(inspect.getfile(part)).parent / part.script).read_text(encoding="utf-8")
+_front_end: dict[str, tuple[pathlib.Path, str]] = {"view.js": (HERE / "view.js", "")}
 
 
-def module_text(parts: Sequence[type[Custom]]) -> str:
-    """view.js with the scripts of ``parts``, each registered under its file name: the text of a :class:`Module`."""
-    scripts = [f"PARTS[{part.script!r}] = (() => {{\n{_script(part)}\nreturn render;\n}})();" for part in parts]
-    return (HERE / "view.js").read_text(encoding="utf-8") + "\n" + "\n".join(scripts)
+def front_end(owner: type, script: str, css: str = "") -> None:
+    """Put the ES module ``script`` (a file beside the module that defines ``owner``) and its style on every view's
+    page: a custom part's (its ``render``) or a game table's (its ``table`` hooks, view.js ``use``)."""
+    _front_end[script] = (pathlib.Path(inspect.getfile(owner)).parent / script, css)
+
+
+def front_end_modules() -> dict[str, str]:
+    """The text of every ES module a page imports, by its file name, view.js first."""
+    return {name: path.read_text(encoding="utf-8") for name, (path, _) in _front_end.items()}
+
+
+def front_end_css() -> str:
+    """The style the page's modules bring with them, in the order they were put on the page."""
+    return "\n".join(css for _, css in _front_end.values() if css)
 
 
 # Every view's ``_esm``: it finds the view's Module (anywidget's model.widget_manager.get_model, by the id in
 # the view's ``module`` trait), adds its style sheet and imports its text once per page (the first view to
 # draw starts it; the others wait for the same import), and lets that one module draw the view.
-LOADER = """function load(module) {
+LOADER = """function imported(text) {
+  const url = URL.createObjectURL(new Blob([text], { type: "text/javascript" }));
+  return import(url).finally(() => URL.revokeObjectURL(url));
+}
+async function load(module) {
   const style = document.createElement("style");
   style.dataset.hatskit = module.get("key");
   style.textContent = module.get("css");
   document.head.append(style);
-  const url = URL.createObjectURL(new Blob([module.get("text")], { type: "text/javascript" }));
-  return import(url).finally(() => URL.revokeObjectURL(url));
+  const names = Object.keys(module.get("modules"));
+  const modules = await Promise.all(names.map((name) => imported(module.get("modules")[name])));
+  const view = modules[names.indexOf("view.js")].default;
+  names.forEach((name, at) => name !== "view.js" && view.use(name, modules[at]));
+  return view;
 }
 export default {
   async render(context) {
     const id = context.model.get("module").slice("IPY_MODEL_".length); // a widget reference, as ipywidgets writes it
     const module = await context.model.widget_manager.get_model(id);
     const loaded = (globalThis[module.get("key")] ??= load(module));
-    return (await loaded).default.render(context);
+    return (await loaded).render(context);
   },
 };
 """

@@ -1,18 +1,21 @@
-// One hatskit view (a game's table, an exercise): the tree of parts the kernel syncs as `tree`, drawn here.
+// The library of the tables: one hatskit view (a game's table, an exercise) is the tree of parts the kernel
+// syncs as `tree`, drawn here. It knows parts, never games.
 //
 // Each part keeps its element from one change to the next (found by the part's id), and only what changed is
 // written, so focus, typing and the race pad's stopwatch survive a move. What the reader does goes back as one
-// message naming the part: {id, do: "click"}, {id, value}, or {id, msg} for a part with code of its own.
-// The rules every view shares live here once: a card or square is named by its tooltip and says when it is
-// picked up (aria-pressed); the message line is a live region; the move list scrolls to the current move; the
-// Sombrero board is one tab stop with the arrow keys inside, and so is a row of choice pills; a fold's summary
-// says whether it is open (aria-expanded); the page's first table gets a skip link.
-// Parts with front-end code of their own (the race pad, the clipboard, the progress bar) are appended to this
-// file and registered in PARTS (widgets/toolkit/ui.py, module_text): each is an anywidget-style
+// message naming the part: {id, move} when a press completes one of the moves the kernel offered (picking up
+// is done here, `picker`), {id, path} for presses that made none, {id, do: "click"}, {id, value}, or {id, msg}
+// for a part with code of its own. The rules every view shares live here once: a card or square is named by its
+// tooltip and says when it is picked up (aria-pressed); the message line is a live region; the move list
+// scrolls to the current move; a row of choice pills is one tab stop with the arrow keys inside; a fold's summary
+// says whether it is open (aria-expanded); the page's first table gets a skip link; cards glide where they went.
+// The page's other ES modules are imported by the loader (widgets/toolkit/ui.py, LOADER) and handed here (`use`):
+// a custom part's (the race pad, the clipboard, the progress bar) exports an anywidget-style
 // render({ model, el, motion }) on the part's own traits, `motion` being the table's own ways to carry and glide
-// a card (PART_MOTION), so a part moves as the table does without reaching into this file by name.
+// a card (PART_MOTION); a game's (sombrero.js, hats.js) exports `table`, the hooks of what only it draws.
 
-const PARTS = {};
+const PARTS = {}; // a custom part's render, by its module's file name ("race.js")
+const TABLES = []; // the table modules' hooks ("sombrero.js"): keys, drawn, before/after a draw, turned
 const CARDLIKE = ["hk-cardbtn", "hk-sq"];
 const BASE = {
   hbox: "hk-box hk-hbox",
@@ -28,6 +31,7 @@ const BASE = {
   picks: "hk-field hk-choices",
   slider: "hk-field hk-slider",
   custom: "hk-custom",
+  moves: "hk-moves",
 };
 const PILLS = new Set(["choices", "picks"]); // the kinds drawn as rows of pills (one chosen, or some)
 const SAME = (a, b) => JSON.stringify(a) === JSON.stringify(b);
@@ -136,17 +140,20 @@ function drawChoices(item, old, node) {
   prop(item.note, "hidden", !note);
 }
 
-function make(node, send) {
+function make(node, send, pick) {
   const item = { t: node.t, node: {} };
   const id = node.id;
-  if (node.t === "hbox" || node.t === "vbox" || node.t === "grid" || node.t === "html") {
+  if (node.t === "moves") {
+    item.el = document.createElement("div");
+    item.el.hidden = true; // data only: the moves the picker offers
+  } else if (node.t === "hbox" || node.t === "vbox" || node.t === "grid" || node.t === "html") {
     item.el = document.createElement("div");
   } else if (node.t === "button" || node.t === "toggle") {
     item.el = document.createElement("button");
     item.el.type = "button";
     item.el.dataset.part = String(id);
     item.el.addEventListener("click", () => {
-      if (!item.node.off) send(id, { do: "click" });
+      if (!item.node.off && !pick(id)) send(id, { do: "click" });
     });
   } else if (node.t === "fold") {
     fold(item, id, send);
@@ -271,43 +278,6 @@ function showChosen(el) {
   });
 }
 
-const squares = (grid) => [...grid.querySelectorAll("button.hk-sq")];
-
-function rove(grid) {
-  const all = squares(grid);
-  if (!all.length) return;
-  attr(grid, "role", "group");
-  attr(grid, "aria-label", "the board: arrow keys move between squares, Enter or Space presses one");
-  const current = all.find((b) => b.tabIndex === 0 && b.dataset.hkRove) || all[all.length - 8] || all[0];
-  for (const b of all) {
-    if (!b.dataset.hkRove) b.dataset.hkRove = "1";
-    attr(b, "tabindex", b === current ? "0" : "-1"); // the attribute: a button's tabIndex is 0 without one
-  }
-}
-
-const STEPS = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] };
-
-function onKey(event) {
-  const b = event.target.closest && event.target.closest("button.hk-sq");
-  const grid = b && b.closest(".hk-sb-grid");
-  if (!grid) return;
-  const all = squares(grid);
-  const at = all.indexOf(b);
-  let [col, row] = [at % 8, Math.floor(at / 8)];
-  if (event.key in STEPS) {
-    const [dc, dr] = STEPS[event.key];
-    [col, row] = [Math.min(7, Math.max(0, col + dc)), Math.min(7, Math.max(0, row + dr))];
-  } else if (event.key === "Home" || event.key === "End") {
-    col = event.key === "Home" ? 0 : 7;
-  } else {
-    return;
-  }
-  event.preventDefault();
-  const next = all[row * 8 + col];
-  for (const s of all) s.tabIndex = s === next ? 0 : -1;
-  next.focus();
-}
-
 function skipLink() {
   if (document.querySelector(".hk-skip")) return;
   const link = document.createElement("a");
@@ -330,7 +300,7 @@ function skipLink() {
 // -- moves you can watch: a card that is somewhere else after a change slides there from where it was, and a
 // board's piece steps from its old square to its new one ---------------------------------------------------
 // A card is known by its notation (".hk-card" data-hk-card such as "♥5"), a back by its seat and its label
-// ("hidden card", "black hat"). Where one card is shown more than once (two Madder Berets), the page cannot tell
+// ("hidden card", "black hat"). Where one card is shown more than once (two Berets), the page cannot tell
 // which twin went where, so they are paired nearest first, the fewest and shortest moves: a twin that stayed put pairs
 // with itself, one shifted along its row pairs with its old place, and what is left is the one that moved
 // (pairing by order on the page would slide every twin after a new one). The one exception is the card the
@@ -341,7 +311,8 @@ function skipLink() {
 // position, so stepping back through the history plays every move backwards.
 
 const MOTION_MS = 320;
-const TURNED = "hk-blackhat"; // a card drawn face down to everyone else (its owner still reads it)
+// A card turned over: its class is a table module's (`turned`, Hats' black hat), drawn face down to everyone else.
+const isTurned = (card) => TABLES.some((table) => table.turned && card.classList.contains(table.turned));
 const stillWanted = () => window.matchMedia("(prefers-reduced-motion: reduce)").matches;
 
 // Every card that can move, by its notation, in page order: not those of the move list, the score sheet, the
@@ -372,7 +343,7 @@ function cardRects(el) {
       key,
       cards.map((card) => ({
         rect: card.getBoundingClientRect(),
-        turned: card.classList.contains(TURNED),
+        turned: isTurned(card),
         picked: Boolean(card.closest(".hk-selected")),
       })),
     );
@@ -430,7 +401,8 @@ function glide({ from, card, to }) {
   const was = from.rect;
   const dx = was.left + was.width / 2 - (to.left + to.width / 2);
   const dy = was.top + was.height / 2 - (to.top + to.height / 2);
-  const turned = from.turned !== card.classList.contains(TURNED);
+  const turned = from.turned !== isTurned(card);
+  const flip = turned && TABLES.find((table) => table.turned && (from.turned || card.classList.contains(table.turned)));
   if (Math.abs(dx) < 2 && Math.abs(dy) < 2 && !turned) return;
   const scale = to.width && to.height ? `${was.width / to.width} ${was.height / to.height}` : "1";
   const zIndex = 5 + Math.min(40, Math.round(Math.hypot(dx, dy) / 20)); // the furthest traveller passes over all
@@ -443,146 +415,37 @@ function glide({ from, card, to }) {
   );
   const button = card.closest("button"); // a focused button is a layer of its own: it rises with its card
   if (button) button.animate([{ zIndex }, { zIndex }], { duration: MOTION_MS });
-  if (turned) turnOver(card);
+  if (flip) turnOver(card, flip.turned);
 }
 
 // A card turning over shows its old side until it stands on its edge, then its new side.
-function turnOver(card) {
+function turnOver(card, turnedClass) {
   const half = { duration: MOTION_MS / 2 };
-  card.classList.toggle(TURNED);
+  card.classList.toggle(turnedClass);
   card
     .animate([{ rotate: "y 0deg" }, { rotate: "y 90deg" }], { ...half, easing: "ease-in" })
     .finished.finally(() => {
-      card.classList.toggle(TURNED);
+      card.classList.toggle(turnedClass);
       card.animate([{ rotate: "y -90deg" }, { rotate: "y 0deg" }], { ...half, easing: "ease-out" });
     });
 }
 
-// A board's pieces (Sombrero's squares, "button.hk-sq") are the squares' pictures (a class per kind of piece,
-// "hk-piece-<side>-hatted"), with no name of their own: when one square lost a piece and one other square gained
-// a piece of the same kind, that piece stepped there. The new square marks itself "hk-arriving" as it is drawn
-// (its picture then shows on its ::after, the square's own kept back), and in the next frame that ::after glides
-// in from the old square: no element is added, and the squares, which never move, are measured once the
-// browser lays the page out anyway.
-function pieceKinds(el) {
-  const kinds = new Map();
-  for (const square of el.querySelectorAll("button.hk-sq")) {
-    const kind = [...square.classList].find((name) => name.startsWith("hk-piece-")) || "";
-    kinds.set(square.dataset.part, { kind, square });
-  }
-  return kinds;
-}
-
-function steppedPiece(before, el) {
-  const left = [];
-  const arrived = [];
-  for (const [id, now] of pieceKinds(el)) {
-    const then = before.get(id);
-    if (!then || then.kind === now.kind) continue;
-    if (now.kind === "") left.push(then);
-    else if (then.kind === "") arrived.push(now);
-  }
-  if (left.length !== 1 || arrived.length !== 1 || left[0].kind !== arrived[0].kind) return null;
-  arrived[0].square.classList.add("hk-arriving");
-  return { from: left[0].square, square: arrived[0].square };
-}
-
-function stepPiece(step) {
-  const [from, to] = [step.from.getBoundingClientRect(), step.square.getBoundingClientRect()];
-  const moves = [{ transform: `translate(${from.left - to.left}px, ${from.top - to.top}px)` }, { transform: "none" }];
-  step.square
-    .animate(moves, { duration: MOTION_MS, easing: "ease-out", pseudoElement: "::after" })
-    .finished.finally(() => step.square.classList.remove("hk-arriving"));
-}
-
-// -- hats on a board: a piece that keeps its square but gains or loses its hat (Sombrero's S2 hat jump, S3's
-// capture). Each kind's picture is noted once, as the board is first seen (a square's computed background, read
-// before a change while the page is laid out anyway), so a square can show its old picture while the hat moves:
-// the hat alone is the top of the hatted picture on the square's ::after ("hk-hat-moving", widgets/toolkit/style.py).
-// One square of a side losing its hat as one other of the same side gains one is a hat jump: the hat glides
-// between them. Any other hat lost lifts off and fades; any other hat gained (stepping back over a capture)
-// comes down and settles.
-
-const PICTURES = new Map(); // "hk-piece-white-hatted" -> its url(...)
-const HAT_MOVES = "hk-hat-moving";
-
-function notePicture(kind, square) {
-  if (kind && !PICTURES.has(kind) && !square.style.backgroundImage) { // not one showing its old picture for now
-    PICTURES.set(kind, getComputedStyle(square).backgroundImage);
-  }
-}
-
-const sideOf = (kind) => kind.replace(/-hat(ted|less)$/, "");
-const hatted = (kind) => kind.endsWith("-hatted");
-
-function hatChanges(before, el) {
-  const [lost, gained] = [[], []];
-  for (const [id, now] of pieceKinds(el)) {
-    const then = before.get(id);
-    if (!then || !then.kind || !now.kind || then.kind === now.kind) continue;
-    if (sideOf(then.kind) !== sideOf(now.kind)) continue;
-    (hatted(then.kind) ? lost : gained).push({ square: now.square, was: then.kind });
-  }
-  return { lost, gained };
-}
-
-function moveHats({ lost, gained }) {
-  const ofSide = (hats, side) => hats.filter((hat) => sideOf(hat.was) === side);
-  const jumped = (side) => ofSide(lost, side).length === 1 && ofSide(gained, side).length === 1;
-  for (const hat of gained) {
-    if (jumped(sideOf(hat.was))) hatGlides(ofSide(lost, sideOf(hat.was))[0].square, hat);
-    else hatUpOrDown(hat, true);
-  }
-  for (const hat of lost) if (!jumped(sideOf(hat.was))) hatUpOrDown(hat, false);
-}
-
-// The square that gains the hat shows its old, hatless picture beneath, and the hat on top.
-function showHat(square, hat, under) {
-  square.classList.add(HAT_MOVES);
-  square.style.setProperty("--hk-hat", hat);
-  if (under) square.style.backgroundImage = under;
-  return () => {
-    square.classList.remove(HAT_MOVES);
-    square.style.removeProperty("--hk-hat");
-    if (under) square.style.removeProperty("background-image");
-  };
-}
-
-function hatGlides(from, { square, was }) {
-  if (!PICTURES.has(was)) return;
-  const done = showHat(square, getComputedStyle(square).backgroundImage, PICTURES.get(was));
-  const [a, b] = [from.getBoundingClientRect(), square.getBoundingClientRect()];
-  const moves = [{ transform: `translate(${a.left - b.left}px, ${a.top - b.top}px)` }, { transform: "none" }];
-  square.animate(moves, { duration: MOTION_MS, easing: "ease-out", pseudoElement: "::after" }).finished.finally(done);
-}
-
-// A hat lost lifts off and fades; one gained (going back) comes down the same way.
-function hatUpOrDown({ square, was }, landing) {
-  if (!PICTURES.has(was)) return;
-  const now = getComputedStyle(square).backgroundImage;
-  const done = landing ? showHat(square, now, PICTURES.get(was)) : showHat(square, PICTURES.get(was), null);
-  const off = { transform: "translateY(-45%)", opacity: 0 };
-  const on = { transform: "none", opacity: 1 };
-  const moves = landing ? [off, on] : [on, off];
-  square.animate(moves, { duration: MOTION_MS, easing: "ease-out", pseudoElement: "::after" }).finished.finally(done);
-}
-
+// Each table module's motion (TABLES): `before(el)` notes what it needs before a draw, `after(noted, el, lib)`
+// right after it returns what to play in the next frame (or nothing).
 function slide(before, el) {
-  const step = steppedPiece(before.pieces, el);
-  if (before.cards.size || step || before.pieces.size) requestAnimationFrame(() => slideNow(before, el, step));
-}
-
-function slideNow(before, el, step) {
-  cardMoves(before.cards, el).forEach(glide);
-  if (step) stepPiece(step);
-  moveHats(hatChanges(before.pieces, el));
+  if (!before) return;
+  const plays = TABLES.map((table, at) => table.after && table.after(before.tables[at], el, LIB)).filter(Boolean);
+  if (before.cards.size || plays.length) {
+    requestAnimationFrame(() => {
+      cardMoves(before.cards, el).forEach(glide);
+      for (const play of plays) play();
+    });
+  }
 }
 
 function rectsOf(el) {
-  if (stillWanted()) return { cards: new Map(), pieces: new Map() };
-  const pieces = pieceKinds(el);
-  for (const { kind, square } of pieces.values()) notePicture(kind, square);
-  return { cards: cardRects(el), pieces };
+  if (stillWanted()) return null;
+  return { cards: cardRects(el), tables: TABLES.map((table) => table.before && table.before(el)) };
 }
 
 // -- the score sheet points at what it counts: while a line naming cards or squares ("data-hk-shows",
@@ -633,13 +496,86 @@ function pointing(el) {
   el.addEventListener("focusout", (event) => point(event.relatedTarget));
 }
 
-// -- drag and drop: picking a card up by dragging is the same click the kernel already knows ----------------
-// Pressing on a card or square and letting go on another button sends the two clicks a reader would make
+// -- picking up and putting down, here on the page --------------------------------------------------------
+// The kernel sends the reader's legal moves as data (a "moves" part): each move a path of presses (a card, then
+// where it goes) with its notation. A press that begins a path picks up and lights where the pick may go
+// (hk-selected, hk-legal, and the move's own mark), with no message; a press that completes a path sends
+// {id, move}; a press on the part last picked puts it down; any other press on the board sends {id, path}, and
+// the kernel answers why it made no move. A new position keeps the pick only while it still begins a path.
+
+function picker(drawn, send) {
+  let moves = null; // the moves part's node: { id, offered: [{ move, path, mark }], board: [ids] }
+  let picked = [];
+  const lit = new Map(); // part id -> the classes the picker added
+  const begins = (path, start) => start.length <= path.length && start.every((id, at) => path[at] === id);
+  function mark(id, names, says) {
+    const item = drawn.get(id);
+    if (!item) return;
+    for (const name of names) item.el.classList.add(name);
+    lit.set(id, [...(lit.get(id) || []), ...names]);
+    if (names.includes("hk-selected")) attr(item.el, "aria-pressed", "true");
+    if (!says) return;
+    // A card or square is named by its tooltip, and the words join its name ("e2: empty; e1 can step here");
+    // a button in words keeps its name ("black hat"), and they describe it.
+    if (CARDLIKE.some((name) => item.node.c.includes(name))) attr(item.el, "aria-label", `${item.node.tip}; ${says}`);
+    else attr(item.el, "aria-description", says);
+  }
+  function show() {
+    for (const [id, names] of lit) {
+      const item = drawn.get(id);
+      if (!item) continue;
+      for (const name of names) if (!item.node.c.includes(name)) item.el.classList.remove(name);
+      if (item.el.hasAttribute("aria-pressed")) attr(item.el, "aria-pressed", String(item.node.c.includes("hk-selected")));
+      if (item.el.hasAttribute("aria-label")) attr(item.el, "aria-label", item.node.tip || item.node.text || "empty");
+      item.el.removeAttribute("aria-description");
+    }
+    lit.clear();
+    if (!moves || !picked.length) return;
+    for (const id of picked) mark(id, ["hk-selected"]);
+    for (const { path, mark: own, says } of moves.offered) {
+      if (path.length <= picked.length || !begins(path, picked)) continue;
+      const last = path.length === picked.length + 1;
+      mark(path[picked.length], last && own ? ["hk-legal", own] : ["hk-legal"], last ? says : "");
+    }
+  }
+  function press(id) {
+    if (!moves || !moves.board.includes(id)) return false; // not a piece of the game: a plain click
+    if (picked.length && picked[picked.length - 1] === id) {
+      picked.pop();
+    } else {
+      const tried = [...picked, id];
+      const chosen = [tried, [id]].find((path) => moves.offered.some((move) => begins(move.path, path)));
+      const done = chosen && moves.offered.find((move) => move.path.length === chosen.length && begins(move.path, chosen));
+      if (done) {
+        picked = []; // its marks stay until the answer is drawn: the card glides from where it was lifted
+        send(moves.id, { move: done.move });
+        return true;
+      } else if (chosen) {
+        picked = chosen;
+      } else {
+        send(moves.id, { path: tried });
+      }
+    }
+    show();
+    return true;
+  }
+  function offered(node) {
+    moves = node;
+    if (!moves.offered.some((move) => begins(move.path, picked) && move.path.length > picked.length)) picked = [];
+    show();
+  }
+  return { press, offered };
+}
+
+// -- drag and drop: the same presses as two clicks ----------------------------------------------------------
+// Pressing on a card or square and letting go on another button makes the two presses a reader would make
 // (pick up, put down), so an illegal drop gets the same sentence as an illegal click, and nothing changes. A card
-// that is chosen where it lies, never carried ("hk-tapcard": Madder's assembly line), is not picked up by a drag.
+// that is chosen where it lies, never carried ("hk-tapcard": an assembly line's hats), is not picked up by a drag.
 
 const DRAG_PX = 6;
 const PART_MOTION = { dragPx: DRAG_PX, glide, stillWanted };
+// What a table module is given: writing an attribute only when it changes, and the motion's length.
+const LIB = { attr, motionMs: MOTION_MS };
 
 function dragging(el, press) {
   let held = null; // { part, x, y, ghost, moved }
@@ -704,14 +640,16 @@ function render({ model, el }) {
   const nodes = new Map(); // part id -> its node, as the kernel last sent it (a box's children by id)
   let version = -1;
   let root = null;
+  let movesNode = null;
   const send = (id, content) => model.send({ id, ...content });
+  const picks = picker(drawn, send);
 
   function place(id, seen) {
     const node = nodes.get(id);
     let item = drawn.get(node.id);
     if (!item || item.t !== node.t) {
       if (item && item.cleanup) item.cleanup();
-      item = make(node, send);
+      item = make(node, send, picks.press);
       drawn.set(node.id, item);
       if (node.t === "custom") {
         item.node = node;
@@ -721,12 +659,12 @@ function render({ model, el }) {
     }
     seen.add(node.id);
     update(item, node);
+    if (node.t === "moves") movesNode = node;
     if (node.kids) {
       const kids = node.kids.map((kid) => place(kid, seen));
       const box = item.box || item.el; // a fold's parts go below its summary
       const now = box.children;
       if (now.length !== kids.length || kids.some((kid, index) => now[index] !== kid)) box.replaceChildren(...kids);
-      if (node.c.includes("hk-sb-grid")) rove(item.el);
     }
     return item.el;
   }
@@ -742,6 +680,8 @@ function render({ model, el }) {
       if (item.cleanup) item.cleanup();
       drawn.delete(id);
     }
+    if (movesNode) picks.offered(movesNode);
+    for (const table of TABLES) if (table.drawn) table.drawn(el, LIB);
     scrollToCurrentMove(el);
     showChosen(el);
     slide(before, el);
@@ -769,8 +709,11 @@ function render({ model, el }) {
   model.on("msg:custom", patch);
   load();
   model.send({ hello: true });
-  el.addEventListener("keydown", onKey);
-  dragging(el, (button) => send(Number(button.dataset.part), { do: "click" }));
+  el.addEventListener("keydown", (event) => TABLES.forEach((table) => table.keys && table.keys(event)));
+  dragging(el, (button) => {
+    const id = Number(button.dataset.part);
+    if (!picks.press(id)) send(id, { do: "click" });
+  });
   pointing(el);
   requestAnimationFrame(() => {
     if (el.closest(".hk-table")) skipLink();
@@ -780,4 +723,11 @@ function render({ model, el }) {
   };
 }
 
-export default { render };
+// The page's other modules, each imported by the loader (widgets/toolkit/ui.py, LOADER) and handed here: a
+// custom part's module exports `render`, a game's table module `table`, its hooks.
+function use(name, module) {
+  if (module.render) PARTS[name] = module.render;
+  if (module.table) TABLES.push(module.table);
+}
+
+export default { render, use };
