@@ -83,6 +83,8 @@ SHOWN_MOVE = """(table) => [...table.querySelectorAll(".hk-movelist > li")]
 MOVED_ON = f"""([table, moves, picked]) => ({SHOWN_MOVE})(table) > moves
   || /game is over/i.test(table.querySelector(".hk-status").textContent)
   || (picked && table.querySelector("[data-hk-pressed].hk-selected") !== null)"""
+# Whether the button just pressed is now picked up (a race pad redraws its buttons: then it is not there).
+PICKED_UP = """(table) => table.querySelector("[data-hk-pressed].hk-selected") !== null"""
 # Marks the ``index``-th pressable button of ``kind`` (data-hk-pressed), for the test to click and follow.
 MARK = PRESSABLE.replace("(table, [picks, tried]) => {", "(table, [picks, tried, kind, index]) => {").replace(
     "return Object.fromEntries",
@@ -178,7 +180,7 @@ def press_one(table: Locator, kernel: Kernel, kind: str, count: int, rng: random
     if kind == "picks" and not seen.student.picks_play:
         seen.tried.append(pressed.get_attribute("data-part") or "")
     sent = kernel.press(pressed, name)
-    if "hk-selected" in (pressed.get_attribute("class") or "").split():
+    if table.evaluate(PICKED_UP):
         assert sent == 0, f"{name}: picking up sent the kernel a message ({kernel.said[-1]})"
         kernel.pick_ups += 1
     return name
