@@ -5,6 +5,7 @@
 
 PYTHON ?= python3
 PORT ?= 8866
+HOST_PORT ?= 8765
 # Pre-heated kernels per game page (Voilà's preheat_kernel; config/voila.py reads HATSKIT_POOL): `make app POOL=2`.
 # Off by default: each pooled kernel is held, idle, for every game page (figures in benchmarks/README.md).
 POOL ?= 0
@@ -19,10 +20,14 @@ INSTALLED := $(VENV)/.hatskit-installed
 # finds the page template (share/jupyter/voila/templates/hatskit) on JUPYTER_PATH: the editable install
 # below leaves pyproject.toml's data-files out (a setuptools limitation, pypa/setuptools#3399). The browser
 # tests start it the same way (tests/browser/conftest.py, app_command).
+# The table host (tablehost/, docs/host.md) starts beside Voilà, on loopback, its tables in .tables.sqlite, and
+# stops with it (the trap); the kernels find it in TABLETOP_URL.
 app: $(INSTALLED) bytecode
 	@echo "hatskit: open http://127.0.0.1:$(PORT)/voila/render/index.ipynb  (Ctrl-C stops the server)"
-	HATSKIT_POOL=$(POOL) JUPYTER_CONFIG_PATH=$(CURDIR)/config JUPYTER_PATH=$(CURDIR)/share/jupyter \
-		$(BIN)/voila --port=$(PORT) notebooks
+	$(BIN)/python -m tablehost --bind 127.0.0.1:$(HOST_PORT) --db $(CURDIR)/.tables.sqlite & host=$$!; \
+	trap 'kill $$host 2>/dev/null; wait $$host' EXIT INT TERM; \
+	TABLETOP_URL=ws://127.0.0.1:$(HOST_PORT)/ws HATSKIT_POOL=$(POOL) JUPYTER_CONFIG_PATH=$(CURDIR)/config \
+		JUPYTER_PATH=$(CURDIR)/share/jupyter $(BIN)/voila --port=$(PORT) notebooks
 
 # Every game page's kernel imports hatskit and widgets. The editable install leaves them as sources in this
 # checkout, and where PYTHONDONTWRITEBYTECODE is set (these machines, many container images) no kernel writes
@@ -30,7 +35,7 @@ app: $(INSTALLED) bytecode
 # (benchmarks/README.md). Written here, once, before serving; the browser tests and benchmarks do the same
 # (tests/browser/conftest.py, compile_bytecode), and so do binder/start and the README's hub image.
 bytecode: | $(BIN)/python
-	$(BIN)/python -m compileall -q hatskit widgets
+	$(BIN)/python -m compileall -q hatskit widgets tablehost
 
 # Any failing step stops make with a non-zero status; pytest's own "no tests collected"
 # status (5) is non-zero too, so an empty run can never pass as green. Two pytest-xdist workers, each

@@ -1,0 +1,256 @@
+"""A kernel's side of a shared table: an asyncio client that keeps its seat across lost connections.
+
+    >>> client = TableClient("ws://127.0.0.1:8765/ws")          # TABLETOP_URL
+    >>> await client.connect()
+    >>> await client.join("KBQTZ", name="Maya")                  # or: await client.open("hats", 3, "Maya")
+    >>> await client.wait_for(lambda c: c.state is not None)     # the game started
+    >>> await client.move(client.state["legal"][0])
+
+It runs on the loop it is started on (a kernel's, in a widget; a test's). A
+background task reads every frame: ``state`` and ``presence`` keep the latest
+of each, ``on_frame`` (if given) sees every frame as it comes (a widget updates
+its traits there). When the connection drops (the host restarted, the network
+blinked) the client connects again by itself, waiting a little longer after
+each failure (``backoff``, with jitter, so a class does not knock at once), and
+rejoins its seat with its token, asking for the moves it missed. A request in
+flight when the connection drops fails with :class:`TableConnectionLost`: it is
+not sent again, as the host may have played it (the next state frame says).
+On JupyterHub, ``hub_token`` (the kernel's ``JUPYTERHUB_API_TOKEN``) goes in the
+``Authorization`` header and the hub user holds the seat; a refusal by the hub
+(401, 403) stops the reconnecting.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import itertools
+import json
+import logging
+import random
+from collections import deque
+from collections.abc import Callable
+from typing import Any
+
+from tornado.httpclient import HTTPClientError, HTTPRequest
+from tornado.websocket import WebSocketClientConnection, WebSocketClosedError, websocket_connect
+
+FrameHandler = Callable[[dict[str, Any]], None]
+log = logging.getLogger("tablehost.client")
+
+MAX_INCOMING = 16 * 1024 * 1024  # a history reply of 100 views is a few hundred KB
+KEPT_FRAMES = 1000
+
+
+class TableRefused(Exception):
+    """The host refused a request; the message is its sentence."""
+
+    def __init__(self, frame: dict[str, Any]) -> None:
+        super().__init__(frame.get("message", "refused"))
+        self.frame = frame
+
+
+class TableConnectionLost(ConnectionError):
+    """The connection dropped before the host answered; the client is reconnecting."""
+
+
+class TableClient:
+    """One seat's connection to a table host; see the module docstring."""
+
+    def __init__(
+        self,
+        url: str,
+        *,
+        hub_token: str | None = None,
+        on_frame: FrameHandler | None = None,
+        backoff: tuple[float, float] = (0.05, 5.0),
+        timeout: float = 30.0,
+    ) -> None:
+        self.url, self.hub_token, self.on_frame = url, hub_token, on_frame
+        self.backoff, self.timeout = backoff, timeout
+        self.code: str | None = None
+        self.seat: int | None = None
+        self.token: str | None = None
+        self.state: dict[str, Any] | None = None
+        self.presence: dict[str, Any] | None = None
+        self.frames: deque[dict[str, Any]] = deque(maxlen=KEPT_FRAMES)
+        self.connected = False
+        self.connections = 0  # how many times a connection opened (1 + reconnects)
+        self.failed: Exception | None = None  # why the client stopped for good (the hub refused it)
+        self.ended: str | None = None  # why the client holds no seat any more (the table closed, the seat taken up)
+        self._ws: WebSocketClientConnection | None = None
+        self._ids = itertools.count(1)
+        self._waiting: dict[int, asyncio.Future[dict[str, Any]]] = {}
+        self._changed = asyncio.Event()
+        self._runner: asyncio.Task[None] | None = None
+        self._closing = False
+
+    # -- requests ----------------------------------------------------------------------
+
+    async def open(
+        self,
+        game: str,
+        players: int,
+        name: str | None = None,
+        options: dict[str, Any] | None = None,
+        bots: str = "greedy",
+    ) -> dict[str, Any]:
+        """Open a table and sit at seat 0; the reply holds its code."""
+        return await self.request("open", game=game, players=players, name=name, options=options or {}, bots=bots)
+
+    async def join(self, code: str, name: str | None = None) -> dict[str, Any]:
+        return await self.request("join", code=code, name=name)
+
+    async def start(self, bots: str | None = None) -> dict[str, Any]:
+        return await self.request("start", **self._seat_fields(), bots=bots)
+
+    async def move(self, move: str) -> dict[str, Any]:
+        return await self.request("move", **self._seat_fields(), move=move)
+
+    async def answer(self, action: str, seconds: float) -> dict[str, Any]:
+        """A Hats Off! race answer with the reaction time this device measured."""
+        return await self.request("answer", **self._seat_fields(), action=action, seconds=seconds)
+
+    async def history(self, first: int = 0, last: int | None = None) -> dict[str, Any]:
+        return await self.request("history", **self._seat_fields(), first=first, last=last)
+
+    async def hand_to_bot(self, seat: int, bots: str | None = None) -> dict[str, Any]:
+        return await self.request("hand_to_bot", **self._seat_fields(), seat=seat, bots=bots)
+
+    async def leave(self) -> dict[str, Any]:
+        return await self.request("leave", **self._seat_fields())
+
+    async def request(self, op: str, **fields: Any) -> dict[str, Any]:
+        """Send one request and wait for its reply; TableRefused carries the host's sentence when it says no."""
+        rid = next(self._ids)
+        waiter: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
+        self._waiting[rid] = waiter
+        try:
+            self._send({"op": op, "id": rid, **{k: v for k, v in fields.items() if v is not None}})
+            reply = await asyncio.wait_for(waiter, self.timeout)
+        finally:
+            self._waiting.pop(rid, None)
+        if reply.get("type") == "error":
+            raise TableRefused(reply)
+        return reply
+
+    async def wait_for(self, condition: Callable[[TableClient], object], timeout: float = 10.0) -> None:
+        """Wait until ``condition(self)`` holds, checked after every frame and connection change."""
+        deadline = asyncio.get_running_loop().time() + timeout
+        while not condition(self):
+            left = deadline - asyncio.get_running_loop().time()
+            if left <= 0:
+                raise TimeoutError(f"waited {timeout} s for a condition that did not come")
+            self._changed.clear()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._changed.wait(), left)
+
+    # -- the connection ----------------------------------------------------------------
+
+    async def connect(self) -> None:
+        """Connect (raising if the host cannot be reached now) and keep the connection from then on."""
+        await self._connect_once()
+        self._runner = asyncio.ensure_future(self._run())
+
+    async def close(self) -> None:
+        """Leave the connection for good (the seat stays the player's: another client may rejoin it)."""
+        self._closing = True
+        if self._ws is not None:
+            self._ws.close()
+        if self._runner is not None:
+            self._runner.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._runner
+
+    async def _connect_once(self) -> None:
+        headers = {} if self.hub_token is None else {"Authorization": f"token {self.hub_token}"}
+        request = HTTPRequest(self.url, headers=headers, connect_timeout=self.timeout, request_timeout=self.timeout)
+        self._ws = await websocket_connect(request, max_message_size=MAX_INCOMING)
+        self._ws.protocol.set_nodelay(True)  # type: ignore[union-attr]  # each request goes out at once
+        self.connected, self.connections = True, self.connections + 1
+        self._changed.set()
+
+    async def _run(self) -> None:
+        """Read frames; when the connection drops, reconnect and rejoin, until closed or refused by the hub."""
+        while not self._closing:
+            assert self._ws is not None
+            message = await self._ws.read_message()
+            if message is None:
+                self._lost()
+                if not await self._reconnect():
+                    return
+                continue
+            if isinstance(message, str):
+                self._receive(json.loads(message))
+
+    def _lost(self) -> None:
+        self.connected = False
+        for waiter in self._waiting.values():
+            if not waiter.done():
+                waiter.set_exception(TableConnectionLost("the connection to the table host dropped"))
+        self._changed.set()
+
+    async def _reconnect(self) -> bool:
+        """Connect again, waiting longer after each failure; rejoin the seat. False when the hub refuses us."""
+        delay, most = self.backoff
+        while not self._closing:
+            await asyncio.sleep(delay * random.uniform(0.5, 1.0))
+            try:
+                await self._connect_once()
+            except HTTPClientError as error:
+                if error.code in (401, 403):
+                    self.failed = error
+                    self._changed.set()
+                    return False
+            except Exception:  # refused, reset, timed out: the host is not back yet
+                pass
+            else:
+                self._rejoin()
+                return True
+            delay = min(delay * 2, most)
+        return False
+
+    def _rejoin(self) -> None:
+        """Ask for the seat back, with the last ply seen (the reply and frames arrive on the reader)."""
+        if self.code is None:
+            return
+        since = None if self.state is None else self.state["ply"]
+        fields = {"code": self.code, "token": self.token, "since": since}
+        self._send(
+            {"op": "rejoin", "id": f"rejoin-{self.connections}", **{k: v for k, v in fields.items() if v is not None}}
+        )
+
+    def _receive(self, frame: dict[str, Any]) -> None:
+        kind = frame.get("type")
+        if kind == "seated":
+            self.code, self.seat = frame["code"], frame["seat"]
+            self.token = frame.get("token", self.token)
+        elif kind == "state":
+            self.state = frame
+        elif kind == "presence":
+            self.presence = frame
+        elif kind == "closed" and frame.get("code") == self.code:
+            self.ended, self.code = frame["message"], None  # the table closed, or the seat went to another connection
+        self.frames.append(frame)
+        waiter = self._waiting.get(frame["re"]) if isinstance(frame.get("re"), int) else None
+        if waiter is not None and not waiter.done():
+            waiter.set_result(frame)
+        if self.on_frame is not None:
+            try:
+                self.on_frame(frame)
+            except Exception:  # a widget's fault must not stop the reader (and with it every later frame)
+                log.exception("on_frame failed on a %s frame", kind)
+        self._changed.set()
+
+    def _send(self, frame: dict[str, Any]) -> None:
+        if self._ws is None or not self.connected:
+            raise TableConnectionLost("not connected to the table host (reconnecting)")
+        try:
+            self._ws.write_message(json.dumps(frame, ensure_ascii=False))
+        except WebSocketClosedError:
+            raise TableConnectionLost("the connection to the table host dropped") from None
+
+    def _seat_fields(self) -> dict[str, Any]:
+        if self.code is None:
+            raise TableRefused({"message": "this client holds no seat yet: open or join a table first"})
+        return {"code": self.code, "token": self.token}
