@@ -91,6 +91,9 @@ PICKS = {
     "sombrero": 'button.hk-sq[title*=": White"]',
     "madder_than_a_hatter": 'button[title*=" in your hand"]',  # a Premium's title goes on after "in your hand"
 }
+# Where the timed move goes: a place on the table, not an action in words (Hats' black hat, whose card turns over
+# for 320 ms, changing the table half-way: that is the motion, not the move's latency).
+TARGET = "button.hk-legal:not(.hk-action)"
 # What a page's first click is aimed at: [the first element matching this, or None for the whole page; the
 # controls in it; whether the last one shown is meant rather than the first]. Another game's: its last button.
 CONTROLS = {"trivial": [None, "button.bench-button", False]} | {
@@ -487,7 +490,7 @@ def click_latency(page, name: str, wire: Wire | None = None) -> tuple[float | No
     elif name in PICKS:
         table = page.locator(GAME_TABLE).first
         pick_movable(table, name)
-        control, watched = table.locator("button.hk-legal").first, table
+        control, watched = table.locator(TARGET).first, table
     else:
         return None, None
     page.evaluate(WATCH, [watched.element_handle(), QUIET_MS])
@@ -512,7 +515,7 @@ def pick_movable(table, name: str) -> None:
             candidates.nth(index).click()
         table.locator("button.hk-selected").first.wait_for(state="visible", timeout=TIMEOUT_MS)
         with contextlib.suppress(Exception):
-            table.locator("button.hk-legal").first.wait_for(state="visible", timeout=3000)
+            table.locator(TARGET).first.wait_for(state="visible", timeout=3000)
             return
     raise RuntimeError(f"no {PICKS[name]} of the first table has a legal target")
 

@@ -117,11 +117,11 @@ async def play(page, table, name: str) -> bool:
             await candidates.nth(index).click()
             await table.locator("button.hk-selected").first.wait_for(state="visible")
         try:
-            await table.locator("button.hk-legal").first.wait_for(state="visible", timeout=3000)
+            await table.locator("button.hk-legal:not(.hk-action)").first.wait_for(state="visible", timeout=3000)
         except Exception:
             continue
         before = await table.inner_html()
-        await table.locator("button.hk-legal").first.click()
+        await table.locator("button.hk-legal:not(.hk-action)").first.click()
         # Checked every 100 ms like the opening: on every frame, 30 tabs' copies of their table's HTML took CPU
         # from the tabs still opening.
         await page.wait_for_function(CHANGED, arg=[await table.element_handle(), before], polling=WATCH_EVERY_MS)

@@ -574,6 +574,10 @@ class Game:
         """What ``seat`` may see now (None: a spectator who sees only the public)."""
         return self.spec.view(self.state, self.check_seat(seat))
 
+    def view_at(self, ply: int, seat: int | None) -> dict[str, Any]:
+        """What ``seat`` saw after ``ply`` moves (a :class:`SeatView`'s memory), without a game at that ply."""
+        return self.spec.view(self.states[self.check_ply(ply)], self.check_seat(seat))
+
     def seat_view(self, seat: int) -> SeatView:
         """All that ``seat`` may know of this game: what bots and hints are given."""
         return SeatView(self, self.check_seat(seat, spectator=False))
@@ -604,7 +608,7 @@ class SeatView:
 
     __slots__ = ("_game", "seat")
 
-    def __init__(self, game: Game, seat: int) -> None:
+    def __init__(self, game: Any, seat: int) -> None:  # a Game, or one seat's stand-in that answers the same calls
         self._game = game
         self.seat = seat
 
@@ -640,11 +644,11 @@ class SeatView:
 
     def past_views(self) -> list[dict[str, Any]]:
         """This seat's view after each ply so far, the current one last (what it has seen)."""
-        return [self._game.spec.view(state, self.seat) for state in self._game.states]
+        return [self._game.view_at(ply, self.seat) for ply in range(self.ply + 1)]
 
     def view_at(self, ply: int) -> dict[str, Any]:
         """This seat's view as it was after ``ply`` moves: one past view, without building them all."""
-        return self._game.spec.view(self._game.states[self._game.check_ply(ply)], self.seat)
+        return self._game.view_at(ply, self.seat)
 
     def sample_world(self, rng: random.Random) -> State:
         """A full state that agrees with this seat's view, the unseen cards dealt by ``rng``."""

@@ -47,6 +47,18 @@ def test_record_replays_to_the_same_game(game_id: str, options: dict[str, Any]) 
 
 
 @pytest.mark.parametrize(("game_id", "options"), variants())
+def test_a_pushed_legal_move_plays_as_play_does(game_id: str, options: dict[str, Any]) -> None:
+    """``Game.push`` (a table plays the move the page named from those it offered) gives the same position,
+    events and history as ``Game.play`` of its notation."""
+    played = random_game(game_id, options, seed=3, check=False)
+    pushed = hatskit.new_game(game_id, seed=3, **options)
+    for move in played.history:
+        events = pushed.push(pushed.legal_moves()[pushed.legal_moves().index(move)])
+        assert [str(event) for event in events] == [str(event) for event in played.events[pushed.ply - 1]]
+    assert pushed.position() == played.position() and pushed.history == played.history
+
+
+@pytest.mark.parametrize(("game_id", "options"), variants())
 def test_same_seed_same_game(game_id: str, options: dict[str, Any]) -> None:
     first = random_game(game_id, options, 42, check=False)
     second = random_game(game_id, options, 42, check=False)

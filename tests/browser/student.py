@@ -4,7 +4,8 @@ A student who has finished the guided first game presses "play on"; one who
 scrolls down plays the page's own table; one at the bottom opens the finished
 game on a table, steps back and plays their own line from there. Each of them
 presses whatever the table offers: a card or piece of their own, then one of
-the places the table marks as allowed (at random, seeded), a Madder choice,
+the places the table marks as allowed (at random, seeded; each press a click,
+Enter on the button, or the picked card dragged there), a Madder choice,
 *done*, *on to the next round*, a race pad's card. It reads nothing of the game
 from the kernel: it only waits, on the page's websocket, until the kernel has
 answered each press that sent it a message (:class:`Kernel`). It fails the moment
@@ -83,6 +84,8 @@ SHOWN_MOVE = """(table) => [...table.querySelectorAll(".hk-movelist > li")]
 MOVED_ON = f"""([table, moves, picked]) => ({SHOWN_MOVE})(table) > moves
   || /game is over/i.test(table.querySelector(".hk-status").textContent)
   || (picked && table.querySelector("[data-hk-pressed].hk-selected") !== null)"""
+# The card or square picked up, where it can be carried from (a hat chosen where it lies cannot be).
+CARRIED = "button.hk-selected:is(.hk-cardbtn:not(.hk-tapcard), .hk-sq)"
 # Whether the button just pressed is now picked up (a race pad redraws its buttons: then it is not there).
 PICKED_UP = """(table) => table.querySelector("[data-hk-pressed].hk-selected") !== null"""
 # Marks the ``index``-th pressable button of ``kind`` (data-hk-pressed), for the test to click and follow.
@@ -122,11 +125,17 @@ class Kernel:
         elif not sent and header.get("msg_type") == "status" and content.get("execution_state") == "idle":
             self.finished.add(parent.get("msg_id", ""))
 
-    def press(self, button: Locator, what: str) -> int:
-        """Click ``button``; when the click sent the kernel a message, wait until the kernel has answered it.
-        The number of messages the click sent: 0 (a pick-up, done on the page) or 1, never more."""
+    def press(self, button: Locator, what: str, way: str = "click", source: Locator | None = None) -> int:
+        """Press ``button`` by a click, by Enter on it (``way="keys"``) or by dragging ``source`` onto it
+        (``way="drag"``); when that sent the kernel a message, wait until the kernel has answered it.
+        The number of messages it sent: 0 (a pick-up, done on the page) or 1, never more."""
         before = len(self.sent)
-        button.click()
+        if way == "drag" and source is not None:
+            source.drag_to(button)
+        elif way == "keys":
+            button.press("Enter")
+        else:
+            button.click()
         self.page.evaluate(DRAWN)  # the page has handled the click, and sent what it sends
         sent = len(self.sent) - before
         print("  sent:", *self.said[before:])
@@ -179,7 +188,11 @@ def press_one(table: Locator, kernel: Kernel, kind: str, count: int, rng: random
     print(name)
     if kind == "picks" and not seen.student.picks_play:
         seen.tried.append(pressed.get_attribute("data-part") or "")
-    sent = kernel.press(pressed, name)
+    held = table.locator(CARRIED)
+    ways = ("click", "keys", "drag") if kind == "allowed" and held.count() == 1 else ("click", "keys")
+    way = "click" if seen.student.picks_play else rng.choice(ways)  # a race pad's own keys are its tests'
+    print(f"  by {way}")
+    sent = kernel.press(pressed, name, way, held)
     if table.evaluate(PICKED_UP):
         assert sent == 0, f"{name}: picking up sent the kernel a message ({kernel.said[-1]})"
         kernel.pick_ups += 1

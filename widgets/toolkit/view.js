@@ -507,6 +507,7 @@ function picker(drawn, send) {
   let moves = null; // the moves part's node: { id, offered: [{ move, path, mark }], board: [ids] }
   let picked = [];
   const lit = new Map(); // part id -> the classes the picker added
+  const dimmed = new Set(); // the parts whose own hk-legal the picker took off while something is picked
   const begins = (path, start) => start.length <= path.length && start.every((id, at) => path[at] === id);
   function mark(id, names, says) {
     const item = drawn.get(id);
@@ -530,12 +531,22 @@ function picker(drawn, send) {
       item.el.removeAttribute("aria-description");
     }
     lit.clear();
+    for (const id of dimmed) if (drawn.has(id) && drawn.get(id).node.c.includes("hk-legal")) drawn.get(id).el.classList.add("hk-legal");
+    dimmed.clear();
     if (!moves || !picked.length) return;
     for (const id of picked) mark(id, ["hk-selected"]);
     for (const { path, mark: own, says } of moves.offered) {
       if (path.length <= picked.length || !begins(path, picked)) continue;
       const last = path.length === picked.length + 1;
       mark(path[picked.length], last && own ? ["hk-legal", own] : ["hk-legal"], last ? says : "");
+    }
+    // While something is picked up, only where it may go is lit: the table's own marks of where a move may
+    // start (a waiting ability's hats) wait until it is put down.
+    for (const id of moves.board) {
+      const item = drawn.get(id);
+      if (!item || !item.node.c.includes("hk-legal") || (lit.get(id) || []).includes("hk-legal")) continue;
+      item.el.classList.remove("hk-legal");
+      dimmed.add(id);
     }
   }
   function press(id) {

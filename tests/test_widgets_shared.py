@@ -1,0 +1,419 @@
+"""Two students' tables at one host table (widgets/table/shared.py), in process: each kernel holds only its seat.
+
+The host is a real :class:`tablehost.TableHost`, spoken to through its own protocol (``LocalHost``); the tables
+are the games' own table classes with a shared seat. Moves are made by pressing as the page does
+(tests/helpers.py, ``tap``); the host-side game is read only to check what the students' tables must not hold.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+import re
+from dataclasses import dataclass
+from typing import Any
+
+import pytest
+
+from hatskit.core import UsageError
+from tablehost import TableHost
+from tablehost.server import Settings, TableServer
+from tests.helpers import said, shown_strings, tap
+from widgets import HatsOffTable, HatsTable, MadderTable, SombreroTable
+from widgets.table.frame import TableFrame
+from widgets.table.shared import ClientSeat, LocalHost, SeatGame, SharedSeat, SharedTable, TableRefused, at_host
+from widgets.toolkit.parts import is_shown
+
+PLY_LIMIT = 2000  # a game that runs longer than this has stopped making progress
+
+
+class Classroom:
+    """One host table with two students' tables (seats 0 and 1) and the host's bots in any other seat."""
+
+    def __init__(self, table_class: type[TableFrame], game: str, players: int, **fields: Any) -> None:
+        self.host = TableHost()
+        link = LocalHost(self.host)
+        self.maya = SharedSeat.open(link, game, players=players, name="Maya", **fields)
+        self.ben = SharedSeat.join(link, self.maya.code, name="Ben")
+        self.maya.start()
+        self.tables = [at_host(table_class, self.maya), at_host(table_class, self.ben)]
+
+    @property
+    def game(self) -> Any:
+        """The host's own game (the tests' referee: never a student's)."""
+        return self.host.tables[self.maya.code].game
+
+    def acting_table(self) -> SharedTable | None:
+        """The student's table whose seat acts now, if any."""
+        return next((table for table in self.tables if table.decides()), None)
+
+
+def press_a_move(table: SharedTable, rng: random.Random) -> None:
+    """Press the parts of one offered move, as the page does; a move only a button makes (Madder's *done*) is
+    that button's ``try_move``."""
+    offered = table.moves_part.offered
+    if offered:
+        path = rng.choice(offered)["path"]
+        tap(table, *(table.part_by_id(uid) for uid in path))  # type: ignore[misc]
+    else:
+        table.try_move(str(rng.choice(table.reader_moves())))
+
+
+def check_both_follow(students: Classroom) -> None:
+    """Each table shows the host's latest ply, its own seat's view of it, and who acts there."""
+    game = students.game
+    for seat, table in enumerate(students.tables):
+        assert table.game.ply == table.shown_ply == game.ply, "a student's table follows every move"
+        assert table.shown().view(seat) == json.loads(json.dumps(game.view(seat))), "its own view, exactly"
+        assert table.shown().acting == (() if game.is_over else game.acting)
+
+
+def play_to_the_end(students: Classroom, check: Any = None, seed: int = 7) -> None:
+    """Students press moves until the host's game is over, every move checked on both tables."""
+    rng = random.Random(seed)
+    while not students.game.is_over:
+        assert students.game.ply < PLY_LIMIT
+        table = students.acting_table()
+        assert table is not None, "a player must act whenever the host's bots wait"
+        before = students.game.ply
+        press_a_move(table, rng)
+        assert students.game.ply > before, f"the move was played: {said(table.message)}"
+        check_both_follow(students)
+        if check is not None:
+            check(students)
+
+
+def press_first(table: SharedTable) -> None:
+    """Press the parts of the first move the table offers, as the page does."""
+    tap(table, *(table.part_by_id(uid) for uid in table.moves_part.offered[0]["path"]))  # type: ignore[misc]
+
+
+def check_ended(students: Classroom) -> None:
+    """Both tables say the game is over, show the outcome and offer nothing."""
+    for table in students.tables:
+        assert "The game is over." in table.status.value
+        assert table.shown().outcome() is not None
+        assert not table.moves_part.offered
+
+
+# -- Sombrero and Hats to their end -----------------------------------------------------------------------
+
+
+def test_sombrero_two_students_play_to_the_end() -> None:
+    students = Classroom(SombreroTable, "sombrero", 2)
+
+    def same_board(students: Classroom) -> None:
+        pieces = [[b.tooltip.split(";")[0] for b in table.squares.values()] for table in students.tables]
+        assert pieces[0] == pieces[1], "both students see the same board"
+
+    play_to_the_end(students, same_board)
+    check_ended(students)
+
+
+def test_hats_two_students_and_a_bot_play_to_the_end() -> None:
+    students = Classroom(HatsTable, "hats", 3)
+    assert [table.seat_kind(2) for table in students.tables] == ["greedy bot", "greedy bot"]
+    assert students.tables[0].seat_kind(1) == "classmate Ben"
+    check_hidden_hats(students)
+    play_to_the_end(students, check_hidden_hats)
+    check_ended(students)
+
+
+def test_each_move_shows_on_the_other_students_table() -> None:
+    students = Classroom(HatsTable, "hats", 3)
+    maya, ben = students.tables
+    assert said(maya.status) == "Ana (you) to move." and "Ana" in said(ben.status)
+    press_first(maya)
+    told = [event.text for event in students.game.events[0]]
+    assert ben.game.ply == maya.game.ply == 1
+    assert told[0].split(" (")[0] in said(ben.message), "Ben is told Ana's move, in the narration's words"
+    assert said(ben.status) == "Ben (you) to move."
+    assert ben.moves_part.offered and not maya.moves_part.offered
+
+
+# -- refusals: the host's sentence, nothing changed ------------------------------------------------------
+
+
+def test_a_move_out_of_turn_gets_the_hosts_sentence() -> None:
+    students = Classroom(HatsTable, "hats", 3)
+    maya, ben = students.tables
+    notation = str(students.game.legal_moves(0)[0])
+    assert not ben.try_move(notation)
+    assert "is out of turn: seat 0 (Maya) is to move, not seat 1" in said(ben.message)
+    assert "hk-error" in ben.message._dom_classes
+    assert students.game.ply == ben.game.ply == maya.game.ply == 0
+    assert ben.moves_part.offered == []
+
+
+def test_a_move_against_the_rules_gets_the_hosts_sentence_and_changes_nothing() -> None:
+    students = Classroom(HatsTable, "hats", 3)
+    maya = students.tables[0]
+    legal = {str(move) for move in students.game.legal_moves(0)}
+    wrong = f"{students.game.view(1)['hand'][0]}@1"  # a card of Ben's hand: never Ana's to play
+    assert wrong not in legal
+    offered = list(maya.moves_part.offered)
+    maya.moves_part.receive({"move": wrong})  # a forged message: not offered, so the host judges it
+    assert "is not allowed" in said(maya.message), said(maya.message)
+    assert students.game.ply == maya.game.ply == 0
+    assert maya.moves_part.offered == offered
+
+
+def test_nonsense_notation_is_refused_in_the_hosts_words() -> None:
+    students = Classroom(SombreroTable, "sombrero", 2)
+    white = students.tables[0]
+    assert not white.try_move("z9-z10")
+    assert said(white.message) and students.game.ply == 0
+
+
+# -- what a shared table does not do ----------------------------------------------------------------------
+
+
+def test_undo_new_game_and_sharing_are_off() -> None:
+    students = Classroom(HatsTable, "hats", 3)
+    maya = students.tables[0]
+    press_first(maya)
+    assert not is_shown(maya.undo_button)
+    assert not is_shown(maya.setup) and not is_shown(maya.free_play_parts[2])
+    ply = students.game.ply
+    maya.undo()
+    assert "there is no undo at a shared table" in said(maya.message).lower()
+    assert students.game.ply == maya.game.ply == ply
+    maya.copy_position()
+    assert "links and position codes are for your own tables" in said(maya.message)
+    maya.start(maya.game)
+    assert students.game.ply == maya.game.ply == ply
+
+
+def test_the_host_runs_the_bots_not_the_kernel() -> None:
+    students = Classroom(HatsTable, "hats", 3)
+    for table in students.tables:
+        assert table.bots == {}
+    maya, ben = students.tables
+    press_first(maya)
+    press_first(ben)
+    assert students.game.ply == 3, "the host's bot answered at once, in process"
+    assert maya.game.ply == 3 and "Cleo" in said(maya.message)
+
+
+def test_the_seats_game_changes_only_by_frames() -> None:
+    students = Classroom(HatsTable, "hats", 3)
+    game: SeatGame = students.tables[1].game  # type: ignore[assignment]
+    with pytest.raises(UsageError):
+        game.view(0)
+    with pytest.raises(UsageError):
+        game.state  # noqa: B018
+    with pytest.raises(UsageError):
+        game.undo()
+    assert game.legal_moves(1) == [] and game.why_illegal("♥5@2") is None
+    with pytest.raises(TableRefused, match="is out of turn"):
+        game.play(str(students.game.legal_moves(0)[0]))
+    own: SeatGame = students.tables[0].game  # type: ignore[assignment]
+    assert own.play(str(own.legal_moves(0)[0])) == [], "sent: the narration comes with the next frame"
+    assert own.ply == 0 and students.maya.game.ply == students.game.ply == 1, "the new position came as a frame"
+    with pytest.raises(UsageError, match="Step to the latest position"):
+        own.play(str(own.legal_moves(0)[0]) if own.legal_moves(0) else "♥5@2")
+
+
+# -- stepping back, and a student who comes back ----------------------------------------------------------
+
+
+def test_a_student_steps_back_through_their_own_views() -> None:
+    students = Classroom(HatsTable, "hats", 3)
+    rng = random.Random(3)
+    for _ in range(4):
+        press_a_move(students.acting_table(), rng)  # type: ignore[arg-type]
+    ben = students.tables[1]
+    ben.go_to(1)
+    assert ben.shown().view(1) == json.loads(json.dumps(students.game.seat_view(1).view_at(1)))
+    assert not ben.moves_part.offered and not ben.decides()
+    assert not ben.try_move(str(students.game.legal_moves()[0]) if students.game.legal_moves() else "x")
+    assert "Step to the latest position" in said(ben.message)
+    ben.go_to(students.game.ply)
+    assert ben.live
+
+
+def test_a_reloaded_page_gets_the_game_back_from_the_host() -> None:
+    students = Classroom(HatsTable, "hats", 3)
+    rng = random.Random(5)
+    for _ in range(3):
+        press_a_move(students.acting_table(), rng)  # type: ignore[arg-type]
+    link = students.ben.connection.host
+    again = SharedSeat(link, students.ben.code, students.ben.token)
+    assert students.ben.ended, "the old page's connection is told its seat was taken up"
+    assert "gets no more moves here" in said(students.tables[1].message)
+    table = at_host(HatsTable, again)
+    assert table.game.ply == students.game.ply
+    assert [len(events) for events in table.game.events] == [len(events) for events in students.game.events]
+    table.go_to(2)  # a view it was never sent: asked of the host (history)
+    assert table.shown().view(1) == json.loads(json.dumps(students.game.seat_view(1).view_at(2)))
+
+
+def test_a_hint_reads_only_the_seats_own_views() -> None:
+    students = Classroom(SombreroTable, "sombrero", 2)
+    white = students.tables[0]
+    white.ask_hint()
+    assert said(white.message).startswith("Hint:"), said(white.message)
+    assert white.hint_move is not None and str(white.hint_move) in {str(m) for m in students.game.legal_moves(0)}
+
+
+# -- no part of a student's table holds a card of another seat's hidden hand -------------------------------
+
+
+def _card_pattern(cards: set[str]) -> re.Pattern[str]:
+    """A card's notation standing alone ("♥5", not "♥50"; "Beret", not "Beret*")."""
+    return re.compile("(" + "|".join(re.escape(card) for card in sorted(cards)) + r")(?![0-9*])")
+
+
+def hidden_hats_cards(students: Classroom, seat: int) -> set[str]:
+    """The Hats cards ``seat`` may not know: every other seat's hand and black hats (read from the host's game)."""
+    game = students.game
+    return {
+        card
+        for other in range(len(game.seat_names))
+        if other != seat
+        for card in [*game.view(other)["hand"], *game.view(other)["my_black_hats"]]
+    }
+
+
+def check_hidden(students: Classroom, hidden: Any) -> None:
+    """Neither student's page, nor anything their kernel keeps of the game, holds a card hidden from them."""
+    if students.game.is_over:
+        return  # the end shows every favorite hat (H6) and every Haberdasher (M5)
+    for seat, (table, student) in enumerate(zip(students.tables, (students.maya, students.ben), strict=True)):
+        told = " ".join(event.text for events in students.game.events for event in events)  # public to every seat
+        secret = {card for card in hidden(students, seat) if _card_pattern({card}).search(told) is None}
+        if not secret:
+            continue
+        pattern = _card_pattern(secret)
+        leaks = [text for text in shown_strings(table) if pattern.search(text)]
+        assert not leaks, f"seat {seat}'s page holds another seat's hidden card: {leaks[:3]}"
+        check_kept(students, seat, student)
+
+
+def check_kept(students: Classroom, seat: int, student: SharedSeat) -> None:
+    """What the kernel keeps of the game is the seat's own views, exactly as the host's engine masks them."""
+    record = student._record
+    assert record is not None
+    own = students.game.seat_view(seat)
+    assert record.views == {ply: json.loads(json.dumps(own.view_at(ply))) for ply in record.views}
+    assert set(record.views) <= set(range(students.game.ply + 1))
+
+
+def check_hidden_hats(students: Classroom) -> None:
+    check_hidden(students, hidden_hats_cards)
+
+
+def hidden_madder(students: Classroom, seat: int) -> set[str]:
+    """What ``seat`` may not know at Madder: the other seats' Haberdashers until they are revealed, and the starred
+    hats in other hands that ``seat`` has never seen (a plain hat has twins: one in view cannot be told from it)."""
+    game = students.game
+    own = game.view(seat)
+    seen = {hat for view in game.seat_view(seat).past_views() for hat in _hats(view)}
+    others = [other for other in range(len(game.seat_names)) if other != seat]
+    haberdashers = set() if own["haberdashers"] else {game.view(other)["haberdasher"] for other in others}
+    haberdashers -= {own["haberdasher"]}  # revealed at a round's end (M4), and a seat knows its own
+    hats = {hat for other in others for hat in game.view(other)["hand"] if hat.endswith("*")} - seen
+    return haberdashers | hats
+
+
+def _hats(view: dict[str, Any]) -> list[str]:
+    """Every hat a Madder view shows: the seat's hand, the line, the discard pile and every inventory."""
+    return [
+        *(view["hand"] or []),
+        *view["line"],
+        *view["discard"],
+        *(hat for shop in view["inventories"] for hat in shop),
+    ]
+
+
+def test_madder_two_students_and_a_bot_never_see_each_others_hands() -> None:
+    students = Classroom(MadderTable, "madder", 3)
+    check_hidden(students, hidden_madder)
+    play_to_the_end(students, lambda s: check_hidden(s, hidden_madder), seed=11)
+    check_ended(students)
+
+
+# -- over the network: the same tables, their seats' frames from a TableClient on the loop -----------------
+
+
+@dataclass
+class Networked:
+    """Two students' tables whose seats reach a real host on loopback (the shape ``check_hidden`` reads)."""
+
+    server: TableServer
+    maya: ClientSeat
+    ben: ClientSeat
+    tables: list[SharedTable]
+
+    @property
+    def game(self) -> Any:
+        return self.server.host.tables[self.maya.code].game
+
+
+async def until(condition: Any, timeout: float = 10.0) -> None:
+    """Wait on the loop until ``condition()`` holds (frames are read by the clients' tasks meanwhile)."""
+    deadline = asyncio.get_running_loop().time() + timeout
+    while not condition():
+        assert asyncio.get_running_loop().time() < deadline, "waited too long for the host"
+        await asyncio.sleep(0.005)
+
+
+async def networked(table_class: type[TableFrame], game: str, players: int) -> Networked:
+    server = TableServer(Settings(bind="127.0.0.1:0", bot_delay=0.01))
+    url = await server.start()
+    maya = await ClientSeat.open(url, game, players, "Maya", backoff=(0.05, 0.4))
+    ben = await ClientSeat.join(url, maya.code, "Ben", backoff=(0.05, 0.4))
+    await maya.start()
+    await until(lambda: maya.game is not None and ben.game is not None)
+    return Networked(server, maya, ben, [at_host(table_class, maya), at_host(table_class, ben)])
+
+
+async def close(students: Networked, *more: ClientSeat) -> None:
+    for seat in (students.maya, students.ben, *more):
+        await seat.close()
+    await students.server.stop()
+
+
+def test_over_the_network_two_students_play_hats_with_a_bot() -> None:
+    asyncio.run(asyncio.wait_for(_network_hats(), 60))
+
+
+async def _network_hats() -> None:
+    students = await networked(HatsTable, "hats", 3)
+    again: list[ClientSeat] = []
+    try:
+        ben = students.tables[1]
+        assert ben.try_move(str(students.game.legal_moves(0)[0])), "sent: the host answers on the loop"
+        await until(lambda: "is out of turn" in said(ben.message))
+        assert students.game.ply == 0
+        rng = random.Random(2)
+        while not students.game.is_over:
+            await until(lambda: students.game.is_over or any(table.decides() for table in students.tables))
+            table = next((table for table in students.tables if table.decides()), None)
+            if table is None:
+                break
+            ply = students.game.ply
+            press_a_move(table, rng)
+            await until(lambda ply=ply: all(t.game.ply > ply for t in students.tables))
+            await until(lambda: all(t.game.ply == students.game.ply for t in students.tables))
+            check_hidden_hats(students)  # type: ignore[arg-type]
+        await until(lambda: all(t.shown().outcome() is not None for t in students.tables))
+        check_ended(students)  # type: ignore[arg-type]
+        assert students.game.ply > 20, "a whole game was played"
+        again.append(await ClientSeat.rejoin(students.server.url, students.ben.code, students.ben.token))
+        await until(lambda: students.ben.ended is not None)  # the old page is told its seat was taken up
+        reloaded = at_host(HatsTable, again[0])
+        reloaded.go_to(1)
+        assert reloaded.shown().view(1) == json.loads(json.dumps(students.game.seat_view(1).view_at(1)))
+    finally:
+        await close(students, *again)
+
+
+def test_a_race_game_is_not_seated_at_a_shared_table_yet() -> None:
+    link = LocalHost(TableHost())
+    maya = SharedSeat.open(link, "hats-off", players=2, name="Maya")
+    SharedSeat.join(link, maya.code, name="Ben")
+    maya.start()
+    with pytest.raises(ValueError, match="not played at a shared table yet"):
+        at_host(HatsOffTable, maya)
