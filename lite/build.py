@@ -363,10 +363,12 @@ for module in STARTUP:
         importlib.import_module(module)
     except Exception as error:  # a module that needs the browser: what it imported before is still counted
         print(f"lite/build.py: bytecode: importing {module} stopped at {error!r}")
+ONLINE = {"widgets.table.shared"}  # a seat at the table host, over tornado: never in the browser's Python
 for package in ("hatskit", "widgets"):
     walked = pkgutil.walk_packages(importlib.import_module(package).__path__, package + ".", onerror=print)
     for module in walked:
-        importlib.import_module(module.name)
+        if module.name not in ONLINE:
+            importlib.import_module(module.name)
 imported = {os.path.normpath(m.__file__) for m in list(sys.modules.values()) if getattr(m, "__file__", None)}
 
 
