@@ -181,8 +181,9 @@ class SombreroTable(TableFrame):
         """Why ``name`` is not picked up: a hatted piece of the mover's with nowhere to go is stuck (S2); else the
         engine judges a step that stays on its square, and its reason says what stands there (no piece, not
         yours, no hat)."""
-        piece = self._view()["board"].get(name)
-        if piece is not None and piece["side"] == self._view()["to_move"] and piece["hatted"]:
+        view = self._view()
+        piece = view["board"].get(name)
+        if piece is not None and piece["side"] == view["to_move"] and piece["hatted"]:
             return (
                 f"{name} is stuck: no empty square and no hatless friend of yours next to it (S2). "
                 "Pick up another of your hatted pieces."

@@ -157,7 +157,6 @@ class TableFrame(View):
         self.scheduler = Scheduler(clock)
         self.hint_bot: Bot | None = None
         self._syncing_controls = False
-        self._passing_message = False  # a refusal or a note about a pick: the next good pick clears it
         self.guide: Coach | None = None  # a lesson guiding the reader (widgets/teaching/lessons.py), if one does
         self._seat_game(game, self.default_seats if seats is None else seats)
         self._build_frame()
@@ -738,9 +737,8 @@ class TableFrame(View):
         self.line_button.description = "back to your moves" if on_original else "back to the original game"
         self.line_button.tooltip = OWN_LINE_TIP if on_original else LINE_TIP
 
-    def _set_message(self, message_html: str, error: bool, passing: bool = False) -> None:
+    def _set_message(self, message_html: str, error: bool) -> None:
         self.message.value = message_html
-        self._passing_message = error or passing
         set_marks(self.message, ["hk-error"] if error else [], ["hk-error"])
 
     def _status_text(self, shown: Game) -> str:

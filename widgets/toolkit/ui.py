@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import hashlib
 import inspect
 import itertools
@@ -619,8 +620,14 @@ def front_end(owner: type, script: str, css: str = "") -> None:
 
 
 def front_end_modules() -> dict[str, str]:
-    """The text of every ES module a page imports, by its file name, view.js first."""
-    return {name: path.read_text(encoding="utf-8") for name, (path, _) in _front_end.items()}
+    """The text of every ES module a page imports, by its file name, view.js first (read once a kernel, not
+    once a view: a page makes seven)."""
+    return _module_texts(tuple((name, path) for name, (path, _) in _front_end.items()))
+
+
+@functools.cache
+def _module_texts(files: tuple[tuple[str, pathlib.Path], ...]) -> dict[str, str]:
+    return {name: path.read_text(encoding="utf-8") for name, path in files}
 
 
 def front_end_css() -> str:
