@@ -88,11 +88,13 @@ MOVED_ON = f"""([table, moves, picked]) => ({SHOWN_MOVE})(table) > moves
 CARRIED = "button.hk-selected:is(.hk-cardbtn:not(.hk-tapcard), .hk-sq)"
 # Whether the button just pressed is now picked up (a race pad redraws its buttons: then it is not there).
 PICKED_UP = """(table) => table.querySelector("[data-hk-pressed].hk-selected") !== null"""
-# Marks the ``index``-th pressable button of ``kind`` (data-hk-pressed), for the test to click and follow.
+# Marks the ``index``-th pressable button of ``kind`` (data-hk-pressed), for the test to click and follow; none
+# when the table changed since it was looked at (a bot moved) and it has no such button now.
 MARK = PRESSABLE.replace("(table, [picks, tried]) => {", "(table, [picks, tried, kind, index]) => {").replace(
     "return Object.fromEntries",
     """for (const old of table.querySelectorAll("[data-hk-pressed]")) delete old.dataset.hkPressed;
-  buttons.filter(kinds[kind])[index].dataset.hkPressed = "1";
+  const chosen = buttons.filter(kinds[kind])[index];
+  if (chosen) chosen.dataset.hkPressed = "1";
   return Object.fromEntries""",
 )
 
@@ -179,11 +181,14 @@ def look(table: Locator, student: Student, tried: list[str]) -> dict[str, Any]:
     }
 
 
-def press_one(table: Locator, kernel: Kernel, kind: str, count: int, rng: random.Random, seen: Seen) -> str:
+def press_one(table: Locator, kernel: Kernel, kind: str, count: int, rng: random.Random, seen: Seen) -> str | None:
     """Press one of the ``count`` pressable buttons of ``kind`` at random, as a mouse would, and wait for the
-    kernel's answer; the button's name (printed, so a failure shows the presses that led to it)."""
+    kernel's answer; the button's name (printed, so a failure shows the presses that led to it), or None when
+    the table changed since it was looked at and has no such button now."""
     table.evaluate(MARK, [seen.student.picks, seen.tried, kind, rng.randrange(count)])
     pressed = table.locator("[data-hk-pressed]")
+    if not pressed.count():
+        return None  # the table changed since it was looked at: look again
     name = f"{kind} {pressed.get_attribute('title') or pressed.text_content()!r}"
     print(name)
     if kind == "picks" and not seen.student.picks_play:
@@ -232,7 +237,7 @@ def play_to_the_end(kernel: Kernel, table: Locator, game: str, rng: random.Rando
             moved_on(table, int(now["moves"]), "nobody moved within {} s, and the game is not over")
             continue
         name = press_one(table, kernel, kind, int(now[kind]), rng, seen)
-        if kind == "allowed":  # a move played, or (Madder) a hat picked up that starts several choices
+        if name is not None and kind == "allowed":  # a move played, or a hat picked up that starts several choices
             failure = f"{name} was marked as allowed, and pressing it played nothing"
             moved_on(table, int(now["moves"]), failure, picked=True)
     pytest.fail(f"{game}: not over after {seen.student.presses} presses: {status(table)}")
