@@ -333,3 +333,57 @@ def test_a_message_told_short_gives_the_whole_sentence_behind_why_and_reads_line
     assert "Cleo exchanged ★4 for ★5 at position 3 (same type ★) — " in fold and "rule H2: Exchange" in fold
     assert "rule H11: Winner" in fold and "Cleo wins" not in fold, "a sentence shown whole is not told again"
     assert told_html(["Link copied."]) == "Link copied.", "no ids, no why?"
+
+
+# A typed move each game's engine refuses, after the case's move: a notation that does not read, or a rule's.
+TYPED_REFUSALS = {"hats": "★9@1", "madder": "decline", "sombrero": "a1-a2", "hats-off": "Ana:pass"}
+
+
+@pytest.mark.parametrize("game_id", CASES)
+def test_a_refusal_ends_with_one_full_stop_and_keeps_its_rule_behind_why(game_id: str) -> None:
+    """An engine's refusal has no full stop of its own (it is an exception's message too): the table adds one."""
+    case, _, refused, _ = CASES[game_id]
+    table, play, refuse = case()
+    play()
+    refuse()
+    assert rule_name(refused) in why(table.message) and table.message.value.count("<details") == 1
+    for typed in (None, TYPED_REFUSALS[game_id]):
+        assert typed is None or not table.try_move(typed)
+        line = said(table.message)
+        assert "hk-error" in table.message._dom_classes
+        assert line.endswith(".") and not line.endswith(".."), line
+
+
+def test_the_full_stop_goes_after_the_ids_the_line_drops_and_is_never_doubled() -> None:
+    table = SnapTable(new_game(), clock=ManualClock())
+    for sentence, shown in (
+        ("e4 is taken: a step goes to an empty square (S2)", "e4 is taken: a step goes to an empty square."),
+        ("Click a lit hat, or decline it (M3, M4).", "Click a lit hat, or decline it."),
+        ("Click a lit hat. (M3)", "Click a lit hat."),
+        ("into Ben's inventory (your own only, M4)", "into Ben's inventory (your own only)."),
+        ("Is it yours?  ", "Is it yours?"),
+    ):
+        table.say(sentence, error=True)
+        assert said(table.message) == shown
+        assert all(rule_name(rule) in why(table.message) for rule in RULE_ID.findall(sentence))
+
+
+@pytest.mark.parametrize("game_id", CASES)
+def test_one_refresh_asks_the_game_for_the_readers_moves_once(game_id: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The table's widgets and the paths the page is sent read the reader's moves from one ask a refresh; outside
+    a refresh each ask is answered afresh."""
+    table = CASES[game_id][0]()[0]
+    assert table.decides()
+    asked: list[int | None] = []
+    legal_moves = Game.legal_moves
+
+    def counted(game: Game, seat: int | None = None) -> list[Any]:
+        asked.append(seat)
+        return legal_moves(game, seat)
+
+    monkeypatch.setattr(Game, "legal_moves", counted)
+    table.refresh()
+    assert asked == [table.viewer]
+    assert table.moves_part.offered or game_id == "hats-off", "the page is still sent the moves' paths"
+    moves = table.reader_moves()
+    assert moves and asked == [table.viewer] * 2

@@ -182,11 +182,11 @@ def test_an_illegal_drop_gets_the_engines_sentence_and_changes_nothing() -> None
     card, position = next((c, p) for c in hand(table) for p in range(1, 7) if game.why_illegal(f"{c}@{p}"))
     before = snapshot(table)
     tap(table, hand_button(table, card), table.position_buttons[position - 1])  # a drag: a pick, then the drop
-    assert said(table.message) == without_rules(game.why_illegal(f"{card}@{position}"))[0]
+    assert said(table.message) == without_rules(game.why_illegal(f"{card}@{position}"))[0] + "."
     assert "hk-error" in table.message._dom_classes and not RULE_ID.search(said(table.message))
     assert snapshot(table) == before and game.ply == 0
     press(table, table.moves_part, path=[hand_button(table, card).uid, table.position_buttons[position - 1].uid])
-    assert said(table.message) == without_rules(game.why_illegal(f"{card}@{position}"))[0], "the page's message"
+    assert said(table.message) == without_rules(game.why_illegal(f"{card}@{position}"))[0] + ".", "the page's message"
     assert snapshot(table) == before
 
 
@@ -227,7 +227,7 @@ def test_an_illegal_click_explains_and_changes_nothing() -> None:
     before = (game.history, tea_table(table), hand(table), table.score_panel.value)
     select(table, card)
     tap(table, table.position_buttons[position - 1])
-    assert said(table.message) == without_rules(game.why_illegal(f"{card}@{position}"))[0]
+    assert said(table.message) == without_rules(game.why_illegal(f"{card}@{position}"))[0] + "."
     assert "rule H2: Exchange" in why(table.message) and "hk-error" in table.message._dom_classes
     assert (game.history, tea_table(table), hand(table), table.score_panel.value) == before
     assert picked(table) == [hand_button(table, card)]  # the reader may try another position at once
@@ -733,7 +733,7 @@ def test_a_card_that_fits_no_position_lights_only_its_actions_and_a_position_say
     assert picked(table) == [hand_button(table, "⎈3")] and not lit_positions(table)
     assert set(lit(table)) == {table.black_hat_button, table.optional_button}, "it may still be a black hat"
     tap(table, table.position_buttons[0])
-    assert said(table.message) == without_rules(table.game.why_illegal("⎈3@1"))[0]
+    assert said(table.message) == without_rules(table.game.why_illegal("⎈3@1"))[0] + "."
     assert said(table.message).startswith("⎈3 cannot take ♣3 at position 1: only a ♣ or a number higher than 3")
     assert "rule H2" in why(table.message) and picked(table) == [hand_button(table, "⎈3")]
     select(table, "♣6")  # another card picked at once: its positions light

@@ -226,3 +226,17 @@ def test_game_knowledge_lives_in_each_games_module_not_in_the_shared_one() -> No
         assert game_word not in shared, game_word
     for name in ("sombrero.js", "hats.js", "race.js", "clipboard.js", "progress.js"):
         assert "\nexport " in ui.front_end_modules()[name], name
+
+
+def test_a_pick_up_hides_the_refusal_on_the_message_line_on_the_page_alone() -> None:
+    """A press that picks something up is the reader doing something right: the picker (view.js) hides a refusal
+    left on the message line (hk-message with hk-error) and sends the kernel nothing for it."""
+    shared = ui.front_end_modules()["view.js"]
+    picker = shared[shared.index("function picker(") :]
+    picker = picker[: picker.index("\n}\n")]
+    pick_up = picker[picker.index("} else if (chosen) {") :]
+    pick_up = pick_up[: pick_up.index("} else {")]
+    assert "hideRefusal();" in pick_up and "send(" not in pick_up
+    hide = picker[picker.index("function hideRefusal()") :]
+    hide = hide[: hide.index("\n  }\n")]
+    assert '"hk-message"' in hide and '"hk-error"' in hide and "send(" not in hide

@@ -12,16 +12,22 @@ import json
 import random
 import re
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 import pytest
 
+import hatskit
+import tablehost.tables as host_tables
 from hatskit.core import UsageError
+from hatskit.games.hats_off import KIND_NAMES
 from tablehost import TableHost
 from tablehost.server import Settings, TableServer
 from tests.helpers import said, shown_strings, tap
 from widgets import HatsOffTable, HatsTable, MadderTable, SombreroTable
+from widgets.games.hats_off import pad_action
+from widgets.games.race import RacePad
 from widgets.table.frame import TableFrame
+from widgets.table.scheduler import ManualClock, Scheduler
 from widgets.table.shared import ClientSeat, LocalHost, SeatGame, SharedSeat, SharedTable, TableRefused, at_host
 from widgets.toolkit.parts import is_shown
 
@@ -31,13 +37,16 @@ PLY_LIMIT = 2000  # a game that runs longer than this has stopped making progres
 class Classroom:
     """One host table with two students' tables (seats 0 and 1) and the host's bots in any other seat."""
 
-    def __init__(self, table_class: type[TableFrame], game: str, players: int, **fields: Any) -> None:
+    def __init__(
+        self, table_class: type[TableFrame], game: str, players: int, clock: ManualClock | None = None, **fields: Any
+    ) -> None:
         self.host = TableHost()
         link = LocalHost(self.host)
         self.maya = SharedSeat.open(link, game, players=players, name="Maya", **fields)
         self.ben = SharedSeat.join(link, self.maya.code, name="Ben")
         self.maya.start()
-        self.tables = [at_host(table_class, self.maya), at_host(table_class, self.ben)]
+        timed = {} if clock is None else {"clock": clock}  # a table's timed events (a head card's moment)
+        self.tables = [at_host(table_class, self.maya, **timed), at_host(table_class, self.ben, **timed)]
 
     @property
     def game(self) -> Any:
@@ -174,7 +183,7 @@ def test_undo_new_game_and_sharing_are_off() -> None:
     maya = students.tables[0]
     press_first(maya)
     assert not is_shown(maya.undo_button)
-    assert not is_shown(maya.setup) and not is_shown(maya.free_play_parts[2])
+    assert not any(is_shown(part) for part in maya.free_play_parts if part is not maya.free_play_parts[1])
     ply = students.game.ply
     maya.undo()
     assert "there is no undo at a shared table" in said(maya.message).lower()
@@ -183,6 +192,21 @@ def test_undo_new_game_and_sharing_are_off() -> None:
     assert "links and position codes are for your own tables" in said(maya.message)
     maya.start(maya.game)
     assert students.game.ply == maya.game.ply == ply
+
+
+def test_a_classmate_away_may_be_handed_to_a_bot_by_another_player() -> None:
+    students = Classroom(SombreroTable, "sombrero", 2)
+    maya = students.tables[0]
+    assert not is_shown(maya.away_button)
+    students.ben.connection.request("leave", code=students.ben.code, token=students.ben.token)  # gone for good
+    assert is_shown(maya.away_button) and maya.away_button.description == "let a bot play for Ben (Black)"
+    press_first(maya)
+    press_first(maya)  # White's turn is two actions; then Black's, which nobody plays yet
+    assert students.game.acting == (1,)
+    maya.away_button.click()
+    assert students.game.acting == (0,), "the host's bot played Black's turn"
+    assert not is_shown(maya.away_button)
+    assert students.maya.seat_entry(1)["kind"] == "handed"
 
 
 def test_the_host_runs_the_bots_not_the_kernel() -> None:
@@ -410,10 +434,230 @@ async def _network_hats() -> None:
         await close(students, *again)
 
 
-def test_a_race_game_is_not_seated_at_a_shared_table_yet() -> None:
-    link = LocalHost(TableHost())
-    maya = SharedSeat.open(link, "hats-off", players=2, name="Maya")
-    SharedSeat.join(link, maya.code, name="Ben")
-    maya.start()
-    with pytest.raises(ValueError, match="not played at a shared table yet"):
-        at_host(HatsOffTable, maya)
+# -- Hats Off!: classmates race from their own laptops, and the host settles each race on the devices' times ----
+
+DELAY = 0.3  # seconds a slow network holds each message, each way (as the race pad's browser test does)
+MAYA = 0.35  # Maya's reaction, timed by her pad from when her own screen showed the card
+
+
+def deal_a_race(monkeypatch: pytest.MonkeyPatch) -> str:
+    """The host deals a two-player game from the first seed whose first card to be flipped both players hold (the
+    host draws its seeds in secret: the test picks one); the kind of that card."""
+    seed = next(seed for seed in range(1000) if _both_hold_the_first_flip(hatskit.new_game("hats-off", 2, seed)))
+    monkeypatch.setattr(host_tables, "_new_game", lambda game, players, options: hatskit.new_game(game, players, seed))
+    return hatskit.new_game("hats-off", 2, seed).state.deck[-1]
+
+
+def _both_hold_the_first_flip(game: hatskit.Game) -> bool:
+    """Whether the deck's top card, the first to be flipped, is in both hands."""
+    return all(game.state.deck[-1] in hand for hand in game.state.hands)
+
+
+def keep_for_the_race(students: Classroom, kind: str) -> None:
+    """Both students put a card other than ``kind`` on their heads (O1): the first card flipped, they both hold."""
+    for table in students.tables:
+        answer_on_pad(table, f"wear {next(card for card in pad_of(table).hand if card != kind)}", 1.0)
+    assert students.game.view(None)["phase"] == "flip" and students.game.view(None)["flipper"] == 0
+
+
+def pad_of(table: SharedTable) -> RacePad:
+    """The race pad of a shared Hats Off! table."""
+    return cast(HatsOffTable, table).pad
+
+
+def answer_on_pad(table: SharedTable, action: str, seconds: float, turn: int | None = None) -> None:
+    """What the race pad's script sends its kernel: an action for the decision on screen (or for ``turn``), timed
+    on the device from when its own screen showed that decision."""
+    pad = pad_of(table)
+    pad._received(pad, {"answer": action, "turn": pad.turn if turn is None else turn, "seconds": seconds}, [])
+
+
+def answer_a_decision(table: SharedTable, rng: random.Random) -> None:
+    """One of the reader's legal moves, answered on the pad as a student would, with a reaction time."""
+    answer_on_pad(table, pad_action(rng.choice(table.reader_moves())), round(rng.uniform(0.15, 2.0), 3))
+
+
+def check_only_own_seat(students: Classroom) -> None:
+    """Each pad shows its seat's own hand, and no head card but one its seat was shown; no page, and no frame its
+    kernel was sent last, holds another seat's sealed move before the race is settled. (What the kernel keeps of
+    every ply, ``check_kept`` compares with the seat's own views: once a match, it reads them all.)"""
+    game = students.game
+    for seat, (table, student) in enumerate(zip(students.tables, (students.maya, students.ben), strict=True)):
+        record = student._record
+        assert record is not None
+        pad, seen = pad_of(table), {view["head"] for view in record.views.values()}
+        assert pad.hand == game.view(seat)["hand"] and pad.head in {None, *seen}, "its own head card, as it saw it"
+        page = " ".join(shown_strings(table))
+        last = json.dumps(record.frames[record.latest], ensure_ascii=False)
+        for sealed in (move for move in game.state.submitted if move is not None and move.seat != seat):
+            assert str(sealed) not in page and str(sealed) not in last
+
+
+def race_to_the_end(students: Classroom, clock: ManualClock, rng: random.Random, check: bool = True) -> None:
+    """Students answer every decision their pads show until the host's game is over (both tables checked after
+    each answer, unless ``check`` is False); the clock moves on between decisions (a head card's moment passes)."""
+    while not students.game.is_over:
+        assert students.game.ply < PLY_LIMIT
+        assert any(pad_of(table).can_act for table in students.tables), "a student acts whenever the bots wait"
+        for table in students.tables:
+            if pad_of(table).can_act:
+                answer_a_decision(table, rng)
+                if check:
+                    check_both_follow(students)
+                    check_only_own_seat(students)
+        clock.advance(1.0)
+
+
+def host_record(students: Classroom) -> str:
+    """Everything a refused answer must leave as it was at the host: the game's moves and position."""
+    return json.dumps([students.game.record(), students.game.position()], ensure_ascii=False)
+
+
+def test_two_students_and_a_host_bot_race_a_whole_hats_off_match() -> None:
+    """Maya and Ben answer every decision on their pads until the match ends; the host settles the races and plays
+    Cleo at a child's reaction level. Each table follows every move, showing only its own seat's view."""
+    clock = ManualClock()
+    students = Classroom(HatsOffTable, "hats-off", 3, clock=clock, bots="child")
+    for table in students.tables:
+        assert table.bots == {} and table.seat_kind(2) == "child bot", "the host plays the bot, at its level"
+        assert not is_shown(cast(HatsOffTable, table).level_box), "the bots' level is the host's, not the kernel's"
+    check_only_own_seat(students)
+    race_to_the_end(students, clock, random.Random(4))
+    check_ended(students)
+    for seat, student in enumerate((students.maya, students.ben)):
+        check_kept(students, seat, student)
+    assert all(not pad_of(table).can_act and pad_of(table).phase == "over" for table in students.tables)
+    told = [event.text for events in students.game.events for event in events]
+    for name in ("Ana", "Ben", "Cleo"):  # the students' times as their pads measured them, the bot's as drawn
+        assert any(re.match(rf"{name} (plays|called).* at \d+\.\d+ s", text) for text in told), name
+
+
+@pytest.mark.parametrize(("ben", "winner"), [(0.512, "Ana"), (0.213, "Ben")])
+def test_over_300_ms_each_way_the_race_goes_to_the_faster_reaction_not_the_first_answer_in(
+    monkeypatch: pytest.MonkeyPatch, ben: float, winner: str
+) -> None:
+    """The shared table's mirror of the race pad's +300 ms browser test: Maya's network holds every message 0.3 s
+    each way, Ben's none. Maya presses 0.35 s after her screen showed the card, so her answer reaches the host
+    0.95 s after the flip, after Ben's (0.512 s or 0.213 s); the host settles on the pads' times alone."""
+    kind = deal_a_race(monkeypatch)
+    clock = ManualClock()
+    students = Classroom(HatsOffTable, "hats-off", 2, clock=clock)
+    maya, ben_table = students.tables
+    keep_for_the_race(students, kind)
+    network = Scheduler(clock)
+    students.maya.connection.on_frame = lambda frame: network.call_later(DELAY, lambda: students.maya.receive(frame))
+    network.call_later(ben, lambda: answer_on_pad(ben_table, kind, ben))  # Ben's press, at the host at once
+    answer_on_pad(maya, "flip", 0.0)  # t = 0: the host turns the card over (Maya's flip has reached it)
+    assert pad_of(ben_table).top == kind and pad_of(maya).phase == "flip", "Ben sees the card at once, Maya not yet"
+    clock.advance(DELAY)  # t = 0.3: the card reaches Maya's screen; her pad times her from now
+    turn = pad_of(maya).turn
+    assert pad_of(maya).top == kind and pad_of(maya).can_act
+    clock.advance(MAYA)  # t = 0.65: Maya presses her matching card
+    network.call_later(DELAY, lambda: answer_on_pad(maya, kind, MAYA, turn))  # ... and reaches the host at 0.95
+    clock.advance(DELAY - 0.01)
+    assert students.game.view(None)["submitted"] == [1] and "Ben has moved" in said(maya.message)
+    assert pad_of(maya).turn == turn, "Ben's move did not open Maya's decision anew: her stopwatch kept running"
+    assert str(ben) not in " ".join(shown_strings(maya)), "Ben's sealed time never reached Maya's page"
+    clock.advance(0.01)  # t = 0.95: Maya's answer arrives, the last one in
+    assert [str(move) for move in students.game.history[-2:]] == [f"Ben:{kind}@{ben:g}", f"Ana:{kind}@{MAYA:g}"]
+    faster, slower = ("Ana", MAYA), ("Ben", ben)
+    if winner == "Ben":
+        faster, slower = slower, faster
+    told = said(ben_table.message)
+    assert f"{faster[0]} plays a {KIND_NAMES[kind]} from the hand at {faster[1]:g} s: a match!" in told
+    assert f"{slower[0]}'s play at {slower[1]:g} s is too late" in told
+    assert students.game.view(0)["won_counts"] == ([2, 0] if winner == "Ana" else [0, 2])
+    clock.advance(DELAY)  # the settled race reaches Maya's screen
+    result = pad_of(maya).result
+    assert result.startswith("You won 2 cards" if winner == "Ana" else f"Ben won 2 cards. Your play at {MAYA:g} s")
+    check_both_follow(students)
+
+
+def test_a_race_answer_twice_late_for_another_seat_or_after_the_end_gets_the_hosts_sentence(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Each answer the pad would not send gets to the host here (a second pad, a message that arrives late, a
+    forged one); the host's sentence comes back, and neither the host's game nor either table changes."""
+    kind = deal_a_race(monkeypatch)
+    clock = ManualClock()
+    students = Classroom(HatsOffTable, "hats-off", 2, clock=clock)
+    maya, ben = students.tables
+
+    def refused(table: SharedTable, action: str, seconds: float, sentence: str) -> None:
+        """The answer, sent as the pad's would be (past the pad's own checks: as a second pad, a late message or a
+        forged one would come), gets the host's sentence on the message line and the pad; nothing changes."""
+        other = students.tables[1 - students.tables.index(table)]
+        before = host_record(students), [t.game.ply for t in students.tables], other.message.value
+        told: list[str] = []
+        hats_off = cast(HatsOffTable, table)
+
+        def on_the_pad(sentence: str) -> None:
+            told.append(sentence)
+            hats_off._answer_refused(sentence)
+
+        hats_off.play_answer(action, seconds, on_the_pad)
+        assert len(told) == 1 and sentence in told[0], told
+        assert sentence in said(table.message) and "hk-error" in table.message._dom_classes
+        assert sentence in pad_of(table).result, "on the pad too, where the reader looks"
+        assert (host_record(students), [t.game.ply for t in students.tables], other.message.value) == before
+
+    keep_for_the_race(students, kind)
+    refused(ben, "flip", 0.0, "is out of turn: seat 0 (Maya) is to move, not seat 1")  # another seat's decision
+    answer_on_pad(maya, "flip", 0.0)
+    refused(maya, f"Ben:{kind}", 0.2, "is not a Hats Off! move")  # an answer naming another seat
+    answer_on_pad(maya, kind, 0.3)
+    refused(maya, kind, 0.2, "is out of turn: seat 1 (Ben) is to move, not seat 0")  # twice: before the frame came
+    old_turn = pad_of(ben).turn
+    answer_on_pad(ben, "pass", 1.0)  # the race is settled: Ana wins the card
+    refused(ben, kind, 0.1, "is out of turn: seat 0 (Maya) is to move, not seat 1")  # late: its race is settled
+    record, message = host_record(students), ben.message.value
+    answer_on_pad(ben, kind, 0.1, turn=old_turn)  # the pad drops an answer to an older decision: never sent
+    assert host_record(students) == record and ben.message.value == message
+    race_to_the_end(students, clock, random.Random(9), check=False)
+    refused(maya, "pass", 0.5, f"the game at table {students.maya.code} is over")  # after the end
+
+
+def test_over_the_network_two_students_race_a_whole_hats_off_match_with_a_bot() -> None:
+    asyncio.run(asyncio.wait_for(_network_race(), 60))
+
+
+async def _network_race() -> None:
+    students = await networked(HatsOffTable, "hats-off", 3)
+    tables = students.tables
+    try:
+        await until(lambda: students.game.ply == 1 and caught_up(students))  # the host's bot chose its head card
+        maya, hand = tables[0], pad_of(tables[0]).hand
+        answer_on_pad(maya, f"wear {hand[0]}", 1.0)
+        answer_on_pad(maya, f"wear {hand[1]}", 1.0)  # the same decision again, before the host's frame came
+        await until(lambda: not pad_of(maya).can_act and not students.maya._tasks)
+        assert students.game.state.heads[0] == hand[0] and "hk-error" not in maya.message._dom_classes, "one answer"
+        told: list[str] = []
+        cast(HatsOffTable, tables[1]).play_answer("flip", 0.0, told.append)  # nobody flips while heads are chosen
+        await until(lambda: bool(told))
+        assert "every player must first choose a head card" in said(tables[1].message)
+        assert 1 in students.game.acting and students.game.view(None)["phase"] == "wear", "nothing changed"
+        rng = random.Random(6)
+        while not students.game.is_over:
+            await until(lambda: students.game.is_over or (caught_up(students) and any_pad_open(students)))
+            if students.game.is_over:
+                break
+            check_both_follow(students)  # type: ignore[arg-type]
+            check_only_own_seat(students)  # type: ignore[arg-type]
+            for table in (table for table in tables if pad_of(table).can_act):
+                turn = pad_of(table).turn
+                answer_a_decision(table, rng)
+                await until(lambda table=table, turn=turn: pad_of(table).turn != turn or not pad_of(table).can_act)
+                assert "hk-error" not in table.message._dom_classes, said(table.message)
+        await until(lambda: caught_up(students) and all(t.shown().outcome() is not None for t in tables))
+        check_ended(students)  # type: ignore[arg-type]
+    finally:
+        await close(students)
+
+
+def caught_up(students: Networked) -> bool:
+    """Both tables show the host's latest ply."""
+    return all(table.game.ply == students.game.ply for table in students.tables)
+
+
+def any_pad_open(students: Networked) -> bool:
+    return any(pad_of(table).can_act for table in students.tables)

@@ -176,7 +176,7 @@ def test_an_illegal_target_explains_and_changes_nothing() -> None:
         ("d1", "d1 is taken: a step goes to an empty square"),
     ):
         click(table, target)
-        refusal = without_rules(table.game.why_illegal(f"e1-{target}"))[0]  # the engine's, its rule behind "why?"
+        refusal = without_rules(table.game.why_illegal(f"e1-{target}"))[0] + "."  # the engine's, ids behind "why?"
         assert reason in said(table.message) and said(table.message) == refusal and "rule S2" in why(table.message)
         assert "hk-error" in table.message._dom_classes and snapshot(table) == before
     assert picked_square(table) == "e1"  # the reader may choose another target at once

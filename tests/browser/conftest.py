@@ -44,14 +44,14 @@ GAME_TABLE = ".hk-table:not(.hk-lesson-table)"  # a game page's own tables; the 
 WIDGET_TIMEOUT_MS = 120_000  # a Voilà page runs its whole notebook before the widgets show
 
 
-def app_command(directory: Path, *options: str) -> list[str]:
+def app_command(directory: Path, *options: str, host: str | None = None) -> list[str]:
     """`make app`'s command for a free port: Voilà serving ``directory``, config/ on JUPYTER_CONFIG_PATH, share/jupyter
-    on JUPYTER_PATH.
+    on JUPYTER_PATH, and the kernels told where the class's table host is (``host``, TABLETOP_URL).
 
     ``options`` are further settings on the command line, after the config files
     (the kernel tests shorten the culling times with them).
     """
-    paths = [f"JUPYTER_CONFIG_PATH={CONFIG}", f"JUPYTER_PATH={DATA}"]
+    paths = [f"JUPYTER_CONFIG_PATH={CONFIG}", f"JUPYTER_PATH={DATA}", *([f"TABLETOP_URL={host}"] if host else [])]
     return ["env", *paths, str(VOILA), "--port={port}", *options, str(directory)]
 
 
@@ -154,16 +154,23 @@ def serve_app(start_server: Callable[[list[str], str], Server]) -> Callable[...,
 
     compile_bytecode()
 
-    def serve(directory: Path = REPO / "notebooks", *options: str) -> Server:
-        return start_server(app_command(directory, *options), "/")
+    def serve(directory: Path = REPO / "notebooks", *options: str, host: str | None = None) -> Server:
+        return start_server(app_command(directory, *options, host=host), "/")
 
     return serve
 
 
 @pytest.fixture(scope="session")
-def voila(serve_app: Callable[..., Server]) -> str:
-    """Base URL of Voilà serving notebooks/ with the repository's config/, as `make app` does."""
-    return serve_app().url
+def table_host(start_server: Callable[[list[str], str], Server]) -> str:
+    """The class's table host as `make app` starts it beside Voilà (loopback; its tables in memory): its URL."""
+    server = start_server([sys.executable, "-m", "tablehost", "--bind", "127.0.0.1:{port}"], "/health")
+    return server.url.replace("http://", "ws://") + "/ws"
+
+
+@pytest.fixture(scope="session")
+def voila(serve_app: Callable[..., Server], table_host: str) -> str:
+    """Base URL of Voilà serving notebooks/ with the repository's config/ and a table host, as `make app` does."""
+    return serve_app(host=table_host).url
 
 
 @pytest.fixture(scope="session")

@@ -23,6 +23,12 @@ reader's (bots may sit too), and the reader chooses who does what and after
 how many seconds; when everyone has moved, the message line tells how the race
 was settled, each event with its rule. Undo, hint and step-through work here.
 
+**At a shared table** (``at_host(HatsOffTable, seat)``, widgets/table/shared.py)
+the same race pad races classmates on other laptops: :meth:`HatsOffTable.play_answer`
+is the hook the shared seat overrides, so a pad's answer goes to the table host's
+``answer`` op as it is (action and measured time), and the host settles the race
+and plays the bots at their reaction levels; the kernel holds only its seat's view.
+
 Only reader seats' views reach widgets: a bot's hand and head card never do,
 and nor does a sealed move of a bot (in race mode even the fact that a bot
 has moved is left out until the race is settled).
@@ -30,7 +36,7 @@ has moved is left out until the race is settled).
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, ClassVar, cast
 
 from hatskit.bots import Bot
@@ -87,6 +93,7 @@ class HatsOffTable(TableFrame):
         self._head_seen: str | None = None  # the head card as it was shown when it changed
         self._head_timer: Timer | None = None
         self._turn_key: tuple[Any, ...] | None = None
+        self._answered_turn: int | None = None  # the pad's decision an answer was sent for
         seats = tuple(seats) if seats is not None else default_seats(mode, len(game.seat_names))
         self._check_race_seats(seats)
         super().__init__(game, seats, bot_delay, seed, clock, teacher)
@@ -97,6 +104,16 @@ class HatsOffTable(TableFrame):
             self.flush()
 
     # -- a new game from the set-up row ------------------------------------------------
+
+    def _seat_game(self, game: Game, seats: Sequence[str]) -> None:
+        """A game seated: the pad's next decision and the next head card start afresh.
+
+        A decision is known by where the game stands (round, phase, flips, race), never by ``id(self.game)``: a
+        shared seat's game is a new object with every frame the host sends, and a pad opened anew for each would
+        restart the reader's stopwatch mid-race and drop their answer as one for an older decision.
+        """
+        super()._seat_game(game, seats)
+        self._turn_key = self._head_key = None
 
     def start(self, game: Game, seats: Sequence[str] | None = None) -> None:
         """A new game; race mode takes exactly one reader (the one at the screen), the rest bots."""
@@ -214,15 +231,34 @@ class HatsOffTable(TableFrame):
     # -- the reader acts -----------------------------------------------------------------
 
     def answered(self, answer: Answer) -> None:
-        """An answer from the race pad, timed in the browser: played as the reader's move, or refused."""
-        if not self.pad.can_act:
-            return  # a second copy of the pad on the page answered the same decision
-        notation = str(answer_move(self.viewer, answer))
+        """An answer from the race pad, timed in the browser: played as the reader's move, or refused.
+
+        One answer a decision: a second copy of the pad on the page answering it too, or answering it again before
+        the position the first answer makes has come (from the host, at a shared table), is dropped here.
+        """
+        if not self.pad.can_act or self._answered_turn == self.pad.turn:
+            return
+        self._answered_turn = self.pad.turn
+        self.play_answer(answer.action, answer.seconds, self._answer_refused)
+
+    def play_answer(self, action: str, seconds: float, refused: Callable[[str], None]) -> None:
+        """The reader's timed answer (the pad's action, the reaction time the browser measured), played here as
+        their move: this kernel holds the game and settles the race. ``refused(sentence)`` when it may not be.
+
+        The hook a shared seat overrides (``SharedTable.play_answer``, widgets/table/shared.py): there the answer
+        goes to the host as it is, and the host settles the race on each device's own times.
+        """
+        notation = str(answer_move(self.viewer, Answer(action, seconds)))
         refusal = self.why_not(notation)
         if not self.try_move(notation):
-            self._turn_key = None  # refused (a lesson's step asks for another move): the same decision, open again
-            self.show_table(self.shown().view(self.viewer))
-            self.pad.update(result=without_rules(refusal or "")[0])  # on the pad too, where the reader looks
+            refused(refusal or "")
+
+    def _answer_refused(self, sentence: str) -> None:
+        """An answer refused (a lesson's step asks for another move, the host said no): the same decision opens
+        again on the pad, with the sentence on the pad too, where the reader looks."""
+        self._turn_key = None
+        self.show_table(self.shown().view(self.viewer))
+        self.pad.update(result=without_rules(sentence)[0])
 
     def play_chosen(self) -> None:
         """Step mode: play what the row of choices says, timed by the seconds chosen when it is a race move."""
@@ -297,7 +333,7 @@ class HatsOffTable(TableFrame):
             "answer": "" if view["my_move"] is None else f"{self._my_move_words(view)}; waiting for the others",
             "hint": pad_action(self.game.parse(self.hint_move)) if can_act and self.hint_move is not None else "",
         }
-        key = (id(self.game), view["round"], view["phase"], view["flips"], view["race"])
+        key = (view["round"], view["phase"], view["flips"], view["race"])
         if key != self._turn_key:
             self._turn_key = key
             self.pad.open_turn(**shown)
@@ -329,7 +365,7 @@ class HatsOffTable(TableFrame):
         """
         if view["options"]["memory_aid"]:
             return view["head"]
-        key = (id(self.game), view["round"], view["head_changes"][view["seat"]])
+        key = (view["round"], view["head_changes"][view["seat"]])
         if key != self._head_key and view["head"] is not None:
             self._head_key, self._head_seen = key, view["head"]
             self._head_timer = self.scheduler.call_later(self.head_seconds, self._hide_head, tag=HEAD)
@@ -384,11 +420,16 @@ class HatsOffTable(TableFrame):
 
     def _show_moves(self) -> None:
         seat = self.seat_box.value
-        moves = [] if seat is None else self.shown().legal_moves(seat)
+        moves = [] if seat is None else self._moves_of(seat)
         self.move_box.options = [(describe(move), str(move)) for move in moves]
         self.move_box.value = str(moves[0]) if moves else None
         self.play_button.disabled = not moves
         self._show_time_box()
+
+    def _moves_of(self, seat: int) -> list[Any]:
+        """The legal moves of reader ``seat`` at the shown position: the viewer's are the frame's
+        (:meth:`reader_moves`, asked once a refresh), so the move box and the page's paths share one answer."""
+        return self.reader_moves() if seat == self.viewer else self.shown().legal_moves(seat)
 
     def _show_time_box(self) -> None:
         """The seconds only for a play or a call, the moves a race settles by time; the box only under *other…*."""

@@ -4,8 +4,9 @@
 // public pile and loose cards). Each decision the kernel opens has a number, `turn`. When a
 // turn's picture has been drawn (the first animation frame after the DOM changed), the
 // stopwatch starts; a click or a key press stops it, and the move goes to the kernel with
-// that reaction time in seconds. Network delay on the way in or out never counts: the race
-// is settled on these times. With no answer after `timeout` seconds the pad passes.
+// that reaction time in seconds (at a shared table, on to the table host). Network delay on
+// the way in or out never counts: the race is settled on these times. With no answer after
+// `timeout` seconds the pad passes.
 // A card can also be carried (mouse or finger) from the hand or the head and let go on the pile: the
 // drop is the answer, timed when the card is let go, as a click is timed when it is made. Let go anywhere
 // else, the card goes back to its place and nothing is played. The carrying and gliding are the table's own

@@ -8,7 +8,11 @@ has been *drawn on screen* (the first animation frame after the change) and
 stops it at the reader's click or key press; the answer goes to the kernel
 with that reaction time. The table settles races on such times (O3), so how
 long messages take on the way never decides a race. With no answer after
-``timeout`` seconds the pad passes, timed in the browser too.
+``timeout`` seconds the pad passes, timed in the browser too. At a table
+shared with classmates (widgets/table/shared.py) the kernel settles nothing:
+it passes the answer, action and time, on to the table host's ``answer`` op,
+and the host settles the race on each device's own times, each measured from
+when that device's own screen showed the card.
 
 The pad shows what the table gives it, all from the reader's own view: the
 top card of the pile, the loose cards, the reader's hand and (only while the

@@ -69,14 +69,16 @@ from typing import Any, ClassVar, Protocol, Self
 import hatskit
 from hatskit.bots import Bot, make_bot
 from hatskit.core import Event, Game, GameSpec
-from hatskit.drawing import Told, move_list_html, score_panel_html, told_html
+from hatskit.drawing import Told, move_list_html, score_panel_html, told_html, without_rules
 from hatskit.lessons import load_lessons
+from widgets.table.classmates import HOST_ENV, Classmates
 from widgets.table.links import (
     LinkError,
     game_from_code,
     link_query,
     position_code,
     seats_for,
+    table_code_from_query,
     table_from_query,
     teacher_from_query,
 )
@@ -171,17 +173,27 @@ class TableFrame(View):
         leaves the default table, with a sentence that says what was wrong.
         """
         query = os.environ.get("QUERY_STRING", "") if query is None else query
+        linked, problem, code = None, None, None
         try:
             kwargs["teacher"] = teacher_from_query(query)
-            linked, problem = table_from_query(cls.game_id, query, cls.default_seats if seats is None else seats), None
+            code = table_code_from_query(query)
+            linked = table_from_query(cls.game_id, query, cls.default_seats if seats is None else seats)
         except LinkError as error:
-            linked, problem = None, error
+            problem = error
         table = cls(game, seats, **kwargs) if linked is None else cls(*linked, **kwargs)
         if problem is not None:
             table.say(f"This page's link could not be used ({problem}), so here is the usual table.", error=True)
+        table.offer_classmates(os.environ.get(HOST_ENV) or None, code)
         table.add_class("hk-main")  # the page's play table: the skip link leads here
         table.flush()
         return table
+
+    def offer_classmates(self, url: str | None, code: str | None = None) -> Classmates:
+        """Put *Play with classmates…* beside *New game…*: tables at the host at ``url`` (None: none here), the
+        one with ``code`` (from the page's link) ready to join."""
+        self.classmates = Classmates(self, url, code)
+        self.free_play_parts[0].children = (self.setup, self.classmates, self.guard.reveal_box)
+        return self.classmates
 
     @classmethod
     def with_lessons(cls, path: str | Path, **kwargs: Any) -> Self:
@@ -281,9 +293,22 @@ class TableFrame(View):
         """True when a reader may act at the shown position."""
         return any(seat in self.reader_seats for seat in self.shown().acting)
 
+    _refreshing = False  # inside refresh(): the first answer of reader_moves is kept for the rest of it
+    _refresh_moves: tuple[Any, ...] | None = None
+
     def reader_moves(self) -> list[Any]:
-        """The legal moves of the reader who may act at the shown position (none when no reader may)."""
-        return self.shown().legal_moves(self.viewer) if self.decides() else []
+        """The legal moves of the reader who may act at the shown position (none when no reader may).
+
+        Inside :meth:`refresh` they are worked out at the first ask and kept until it ends: the table's widgets
+        (:meth:`show_table`) and the paths the page is sent (:meth:`_offer`) read the same moves, and a game's
+        legal moves are among the dearest things a table asks it. Outside a refresh every ask is answered afresh.
+        """
+        if self._refresh_moves is not None:
+            return list(self._refresh_moves)
+        moves = self.shown().legal_moves(self.viewer) if self.decides() else []
+        if self._refreshing:
+            self._refresh_moves = tuple(moves)
+        return moves
 
     @property
     def readers_share(self) -> bool:
@@ -371,8 +396,12 @@ class TableFrame(View):
 
     def say(self, text: str, error: bool = False) -> None:
         """Put a plain-text sentence in the message line (marked as an error if it is one); its rule ids, such as
-        an engine's refusal carries, go behind "why?"."""
-        self._set_message(told_html([text]), error)
+        an engine's refusal carries, go behind "why?".
+
+        Whoever wrote it, the sentence ends with one full stop (:func:`_stopped`): an engine's refusal, which is
+        an exception's message too, carries none of its own, while the table's own sentences do.
+        """
+        self._set_message(told_html([_stopped(text)]), error)
 
     def recent_plies(self) -> range:
         """The plies of the moves the message line tells of: the reader's move and the bots' answers, or the step."""
@@ -467,14 +496,19 @@ class TableFrame(View):
         self.say(f"Back on {where}: it parts from the other line after move {fork}. Step forward to follow it.")
 
     def refresh(self) -> None:
-        """Bring every widget in line with the shown position."""
+        """Bring every widget in line with the shown position; the reader's legal moves are asked for once in it
+        (:meth:`reader_moves`), however many parts read them."""
         shown = self.shown()
-        self._sync_controls()
-        self.status.value = html.escape(self._status_text(shown))
-        self.score_panel.value = score_panel_html(shown.score(), shown.outcome())
-        self.move_list.value = move_list_html(self.game.events[: self.game.ply], self.shown_ply)
-        self.show_table(self.guard.view(shown))
-        self._offer(shown)
+        self._refreshing = True
+        try:
+            self._sync_controls()
+            self.status.value = html.escape(self._status_text(shown))
+            self.score_panel.value = score_panel_html(shown.score(), shown.outcome())
+            self.move_list.value = move_list_html(self.game.events[: self.game.ply], self.shown_ply)
+            self.show_table(self.guard.view(shown))
+            self._offer(shown)
+        finally:
+            self._refreshing, self._refresh_moves = False, None
 
     def narrate(self) -> None:
         """The message line tells the recent moves and the outcome once, their rules named behind one "why?"."""
@@ -756,9 +790,17 @@ class TableFrame(View):
         if waiting is not None:
             return waiting
         if not self.decides():
-            names = [self.game.seat_names[seat] for seat in shown.acting]
-            return f"{_and(names)} {'is' if len(names) == 1 else 'are'} thinking…"
+            return self.waiting_text(shown)
         return f"{acting} to move."
+
+    def waiting_text(self, shown: Game) -> str:
+        """The status line while others act at the latest position ("Ben is thinking…")."""
+        names = [self.waiting_for(seat) for seat in shown.acting]
+        return f"{_and(names)} {'is' if len(names) == 1 else 'are'} thinking…"
+
+    def waiting_for(self, seat: int) -> str:
+        """Who the reader waits for at ``seat``, as the status line names them: here, the seat's name."""
+        return self.game.seat_names[seat]
 
     def _acting_names(self, shown: Game) -> str:
         return _and([self.seat_label(seat) for seat in shown.acting]) or "nobody"
@@ -786,6 +828,14 @@ def _sentence(text: str) -> str:
     """``text`` as a sentence of its own: a capital first letter and a full stop."""
     text = text.strip()
     return text[:1].upper() + text[1:] + ("" if text.endswith((".", "!", "?")) else ".") if text else ""
+
+
+def _stopped(text: str) -> str:
+    """``text`` with exactly one mark at its end: a full stop, unless the words a student reads (without rule ids,
+    ``without_rules``) already end with one, or with ? ! or …. The stop goes after any ids in brackets, so it
+    still ends the words once the message line has dropped them."""
+    text = text.strip()
+    return text if not text or without_rules(text)[0].endswith((".", "!", "?", "…")) else f"{text}."
 
 
 def _and(names: Sequence[str]) -> str:

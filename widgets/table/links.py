@@ -4,6 +4,7 @@ A page's address may end in a query that sets its table up:
 ``hats.ipynb?seed=42&players=4&seats=reader,strong,reader,greedy`` deals
 game 42 for four, and ``?position=<code>`` puts a position on the table. Any
 rule option of the game may be set the same way (``?memory_aid=yes``).
+``?table=KBQTZ`` brings a student to a classmates' table (widgets/table/classmates.py).
 ``?teacher=yes`` makes the page the teacher's screen, the only table that
 offers the teacher's view of every hand (no page links to it). Voilà
 hands the query to the page's kernel (the ``QUERY_STRING`` environment
@@ -31,8 +32,10 @@ import hatskit
 from hatskit import Game, HatskitError
 from widgets.table.setup import NEW_SEAT, READER, check_seats, whole_number
 
+MAX_TABLE_CODE = 12  # letters in a table code the link may carry (the host's are 5)
 MAX_POSITION_BYTES = 100_000  # a code that unpacks to more than this is refused, not unpacked
 PAGE_SETTINGS = ("theme", "template")  # Voilà's own query settings, left to Voilà
+TABLE = "table"  # ?table=KBQTZ: a table the class's host keeps (widgets/table/classmates.py)
 TEACHER = "teacher"  # ?teacher=yes: the teacher's screen, which may show every hand (no student's link has it)
 TRUE_WORDS, FALSE_WORDS = ("yes", "true", "on", "1"), ("no", "false", "off", "0")
 
@@ -117,10 +120,22 @@ def teacher_from_query(query: str) -> bool:
     return given[0].lower() in TRUE_WORDS
 
 
+def table_code_from_query(query: str) -> str | None:
+    """The classmates' table the link leads to (``table=KBQTZ``), in capitals, or None; a LinkError when it is not
+    a code."""
+    given = [value for name, value in parse_qsl(query.lstrip("?"), keep_blank_values=True) if name == TABLE]
+    if not given:
+        return None
+    code = given[0].strip().upper()
+    if len(given) > 1 or not (code.isascii() and code.isalpha() and len(code) <= MAX_TABLE_CODE):
+        raise LinkError(f"the link's table must be one code of letters such as KBQTZ, not {', '.join(given)!r}")
+    return code
+
+
 def _settings(query: str) -> dict[str, str]:
     """The query's settings by name (Voilà's own left out); a name given twice is an error."""
     pairs = [(name, value) for name, value in parse_qsl(query.lstrip("?"), keep_blank_values=True)]
-    pairs = [(name, value) for name, value in pairs if name not in (*PAGE_SETTINGS, TEACHER)]
+    pairs = [(name, value) for name, value in pairs if name not in (*PAGE_SETTINGS, TEACHER, TABLE)]
     names = [name for name, _ in pairs]
     twice = sorted({name for name in names if names.count(name) > 1})
     if twice:

@@ -11,8 +11,9 @@ who may act, its legal moves as notation, the public score sheet and the outcome
   frames build; it sends moves and never changes the game itself: the new position arrives as a frame
   (:class:`SharedSeat` in process, :class:`ClientSeat` over the network);
 - :class:`SharedTable` is a mix-in that puts a shared seat on an existing table class (:func:`at_host`): a move
-  the page completes goes to the host, undo and the set-up are off, the host runs the bots, and the table
-  redraws when a frame arrives.
+  the page completes goes to the host (a race pad's timed answer to its ``answer`` op, through the table's
+  ``play_answer`` hook), undo and the set-up are off, the host runs the bots, and the table redraws when a frame
+  arrives.
 
 In process, :class:`LocalHost` carries requests to a :class:`tablehost.TableHost` through the host's own protocol
 (JSON text in, JSON out, as on the wire) and hands each pushed frame to the connection that holds the seat at
@@ -33,9 +34,9 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import Callable, Coroutine, Iterator, Sequence
+from collections.abc import Awaitable, Callable, Coroutine, Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Self
+from typing import Any, Self, cast
 
 import hatskit
 from hatskit.core import (
@@ -55,7 +56,7 @@ from tablehost.protocol import NO_UNDO, handle
 from tablehost.tables import TableHost
 from widgets.table.frame import TableFrame
 from widgets.table.setup import READER, bot_name
-from widgets.toolkit.parts import show
+from widgets.toolkit.parts import named_button, show
 
 __all__ = [
     "ClientSeat",
@@ -66,21 +67,21 @@ __all__ = [
     "SharedTable",
     "TableRefused",
     "at_host",
+    "take_seat",
 ]
 
 Frame = dict[str, Any]
 OnFrame = Callable[[Frame], None]
+Refused = Callable[[str], None]  # told the host's sentence when it refuses a move or an answer
 HISTORY_BLOCK = 100  # views one history reply holds (tablehost/frames.py, HISTORY_LIMIT)
 NO_STATE = "a seat at a shared table holds no state of the game, only what its seat is sent"
 STEP_TO_LATEST = "Step to the latest position to play: at a shared table every move is made there."
+AWAY_TIP = "your classmate has been away for a while: a bot plays their seat until they come back to the table"
 NO_UNDO_HERE = "There is no undo at a shared table: every player has seen the move. The step bar shows earlier moves."
 NO_NEW_GAME = "This table is shared with classmates: its game is the host's, so no other game can be put on it."
 LOST = (
     "The connection to the table host dropped before it answered: the next position it sends shows whether your"
     " move was played."
-)
-NO_RACES = (
-    "a race game (Hats Off!) is not played at a shared table yet: its pad's timed answers go to the host's answer op"
 )
 NO_SHARING = "This table is shared with classmates through its code: links and position codes are for your own tables."
 
@@ -480,6 +481,17 @@ class SeatAtHost:
         """Send a move to the host; ``refused(sentence)`` is called if the host (or the connection) says no."""
         raise NotImplementedError
 
+    def send_answer(self, action: str, seconds: float, refused: Refused) -> None:
+        """Send a timed answer to the host's ``answer`` op: a race pad's action and the reaction time this device
+        measured from when its own screen showed the decision. The host makes it the seat's move and settles the
+        race on the devices' times, so how long the answer took on the way decides nothing; ``refused`` as for
+        :meth:`send_move`."""
+        raise NotImplementedError
+
+    def send_hand_to_bot(self, seat: int, refused: Refused) -> None:
+        """Ask the host to let a bot play for ``seat``, whose player is away; ``refused`` as for :meth:`send_move`."""
+        raise NotImplementedError
+
     def history(self, first: int, last: int) -> list[Frame]:
         """The seat's own views from ply ``first`` to ``last`` the host gives at once ([]: not now)."""
         del first, last
@@ -535,6 +547,14 @@ class SeatAtHost:
         return next((entry for entry in seats if entry["seat"] == seat), None)
 
 
+def _refusals_to(refused: Refused, request: Callable[[], Frame]) -> None:
+    """Make ``request`` of a host in this process; its refusal goes to ``refused``, in the host's words."""
+    try:
+        request()
+    except TableRefused as refusal:
+        refused(str(refusal))
+
+
 class SharedSeat(SeatAtHost):
     """A seat at a host table in this process (:class:`LocalHost`): each request is answered, and its frames
     delivered, before the call returns.
@@ -572,10 +592,21 @@ class SharedSeat(SeatAtHost):
         return reply
 
     def send_move(self, notation: str, refused: Callable[[str], None]) -> None:
-        try:
-            self.move(notation)
-        except TableRefused as refusal:
-            refused(str(refusal))
+        _refusals_to(refused, lambda: self.move(notation))
+
+    def answer(self, action: str, seconds: float) -> Frame:
+        """Send a timed answer (:meth:`SeatAtHost.send_answer`); the host plays it as the seat's move or refuses
+        it (TableRefused, its sentence). The race, settled or not, comes as a frame; the seat keeps its move."""
+        reply = self.connection.request("answer", code=self.code, token=self.token, action=action, seconds=seconds)
+        self._own_move(reply)
+        return reply
+
+    def send_answer(self, action: str, seconds: float, refused: Refused) -> None:
+        _refusals_to(refused, lambda: self.answer(action, seconds))
+
+    def send_hand_to_bot(self, seat: int, refused: Refused) -> None:
+        fields = {"code": self.code, "token": self.token, "seat": seat}
+        _refusals_to(refused, lambda: self.connection.request("hand_to_bot", **fields))
 
     def history(self, first: int, last: int) -> list[Frame]:
         return self.connection.request("history", code=self.code, token=self.token, first=first, last=last)["plies"]
@@ -584,7 +615,8 @@ class SharedSeat(SeatAtHost):
 class ClientSeat(SeatAtHost):
     """A seat at a host over the network: a :class:`~tablehost.client.TableClient` on the kernel's asyncio loop
     (ipykernel's), the ipywidgets "asynchronous widgets" way: frames arrive on the loop and redraw the table
-    there; a move is a task on the loop, and a refusal comes back to the table when the host answers.
+    there; a move (or a race answer) is a task on the loop, and a refusal comes back to the table when the host
+    answers.
 
     The client reconnects and rejoins by itself; views the seat missed meanwhile are fetched in the background
     (:meth:`catch_up`), and until they come a table stepping back shows the nearest view it has.
@@ -608,10 +640,10 @@ class ClientSeat(SeatAtHost):
         return seat
 
     @classmethod
-    async def open(cls, url: str, game: str, players: int, name: str, **options: Any) -> Self:
-        """Open a table of ``game`` at the host at ``url`` and sit at seat 0."""
+    async def open(cls, url: str, game: str, players: int, name: str, bots: str = "greedy", **options: Any) -> Self:
+        """Open a table of ``game`` at the host at ``url`` and sit at seat 0 (``bots``: who fills empty seats)."""
         seat = await cls.connect(url, **options)
-        await seat.client.open(game, players, name)
+        await seat.client.open(game, players, name, bots=bots)
         return seat
 
     @classmethod
@@ -652,15 +684,30 @@ class ClientSeat(SeatAtHost):
         super().receive(frame)
 
     def send_move(self, notation: str, refused: Callable[[str], None]) -> None:
-        self._spawn(self._move(notation, refused))
+        self._spawn(self._sent(lambda: self.client.move(notation), refused))
 
-    async def _move(self, notation: str, refused: Callable[[str], None]) -> None:
+    def send_answer(self, action: str, seconds: float, refused: Refused) -> None:
+        self._spawn(self._sent(lambda: self.client.answer(action, seconds), refused))
+
+    def send_hand_to_bot(self, seat: int, refused: Refused) -> None:
+        self._spawn(self._asked(lambda: self.client.hand_to_bot(seat), refused))
+
+    async def _sent(self, request: Callable[[], Awaitable[Frame]], refused: Refused) -> None:
+        """A move or an answer sent, as a task on the loop: the seat keeps its move when the host replies."""
+        reply = await self._asked(request, refused)
+        if reply is not None:
+            self._own_move(reply)
+
+    async def _asked(self, request: Callable[[], Awaitable[Frame]], refused: Refused) -> Frame | None:
+        """The host's reply to ``request``; None when it refused, or the connection dropped before the reply: then
+        ``refused`` has the sentence."""
         try:
-            self._own_move(await self.client.move(notation))
+            return await request()
         except TableRefused as refusal:
             refused(str(refusal))
         except (TableConnectionLost, TimeoutError):
             refused(LOST)
+        return None
 
     async def catch_up(self) -> None:
         """Fetch the seat's own views it was not sent (a block of plies a request), then tell the listeners."""
@@ -675,7 +722,7 @@ class ClientSeat(SeatAtHost):
             missing = [ply for ply in missing if ply not in record.views]
         self._tell("history", record.latest)
 
-    def _spawn(self, work: Coroutine[Any, Any, None]) -> None:
+    def _spawn(self, work: Coroutine[Any, Any, Any]) -> None:
         task = asyncio.ensure_future(work)
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
@@ -686,29 +733,35 @@ class ClientSeat(SeatAtHost):
 
 class SharedTable(TableFrame):
     """A mix-in that seats a game's table at a :class:`SeatAtHost`: ``class T(SharedTable, HatsTable)`` (see
-    :func:`at_host`). The page's moves go to the host, which judges them; a refusal is the host's sentence on the
-    message line, and nothing changes. There is no undo (a move at a shared table stays made), no set-up and no
+    :func:`at_host`). The page's moves go to the host, which judges them (a race pad's timed answers too, which it
+    settles on each device's own times: :meth:`play_answer`); a refusal is the host's sentence on the message line,
+    and nothing changes. There is no undo (a move at a shared table stays made), no set-up and no
     sharing by link or position code (its game is the host's), and no local bot (the host runs them). The table
     follows each frame as it arrives: the latest position, narrated since the reader's own last move.
     """
 
     can_undo = False
+    shared: SeatAtHost
+    _sending: bool  # a move of the reader's is on its way: the next frame is its answer
 
     def __init__(self, seat: SeatAtHost, **kwargs: Any) -> None:
-        if seat.game is None or seat.seat is None:
-            raise ValueError(f"table {seat.code} has not started: a shared table is drawn once the game begins")
-        if seat.game.spec.simultaneous:
-            raise ValueError(NO_RACES)
-        self.shared = seat
-        self._sending = False  # a move of the reader's is on its way: the next frame is its answer
-        players = len(seat.game.seat_names)
-        seats = tuple(READER if index == seat.seat else "random" for index in range(players))
+        game = started_game(seat)
+        self.shared, self._sending = seat, False
         kwargs["teacher"] = False  # the teacher's view shows every hand, and a seat's kernel holds only its own
-        super().__init__(seat.game, seats, bot_delay=0, **kwargs)  # type: ignore[arg-type]
-        self.bots = {}  # the host plays every bot seat
-        show(self.setup, False)
-        show(self.free_play_parts[2], False)  # Share…
-        seat.listen(self._host_said)
+        super().__init__(game, seat_kinds(seat), bot_delay=0, **kwargs)  # type: ignore[arg-type]
+        self._sit()
+
+    def _sit(self) -> None:
+        """What makes a table a seat's: the host plays every bot, no set-up or sharing, and frames are followed."""
+        self.bots = {}
+        # New game…, undo, Share… and a table's own set-up controls (a bot level): the game and its bots are the host's
+        for part in (self.free_play_parts[0], self.undo_button, *self.free_play_parts[2:]):
+            show(part, False)
+        self.away_button = named_button("let a bot play", AWAY_TIP, self.hand_away_to_bot)
+        controls = self.free_play_parts[1]
+        controls.children = (*controls.children, self.away_button)
+        self._show_away()
+        self.shared.listen(self._host_said)
         self.flush()
 
     # -- moves go to the host ------------------------------------------------------------------------
@@ -717,18 +770,55 @@ class SharedTable(TableFrame):
         """Send a reader's move to the host; its refusal (out of turn, against the rules) goes on the message line
         in the host's words, and nothing changes. The new position arrives as a frame. False when the move was
         refused before this returned (in process, always known by then; over the network, later)."""
+        return self._to_host(lambda refused: self.shared.send_move(notation, refused))
+
+    def play_answer(self, action: str, seconds: float, refused: Refused) -> None:
+        """A timed answer (a race pad's action, and the reaction time its device measured from when its own screen
+        showed the decision) goes to the host's ``answer`` op as it is: the kernel neither judges nor settles it,
+        the host settles the race on each device's own times, and its state frame shows the result. A refusal is
+        the host's sentence, on the message line and to ``refused``."""
+        self._to_host(lambda told: self.shared.send_answer(action, seconds, told), refused)
+
+    def _to_host(self, send: Callable[[Refused], None], also: Refused | None = None) -> bool:
+        """Send the reader's move with ``send(refused)``, from the latest position only; a refusal goes on the
+        message line (and to ``also``). False when it was refused before this returned."""
         if not self.live:
-            self.say(STEP_TO_LATEST, error=True)
+            self._refused(STEP_TO_LATEST, also)
             return False
         refusals: list[str] = []
+
+        def refused(sentence: str) -> None:
+            refusals.append(sentence)
+            self._sending = False
+            self._refused(sentence, also)
+
         self._sending = True
-        self.shared.send_move(notation, lambda sentence: self._host_refused(sentence, refusals))
+        send(refused)
         return not refusals
 
-    def _host_refused(self, sentence: str, refusals: list[str]) -> None:
-        refusals.append(sentence)
-        self._sending = False
+    def _away_seat(self) -> int | None:
+        """A seat whose player is away and that no bot plays yet: another player may hand it to a bot."""
+        seats = (self.shared.presence or {}).get("seats", [])
+        return next((e["seat"] for e in seats if e["kind"] == "player" and e["away"] and e["bot"] is None), None)
+
+    def _show_away(self) -> None:
+        """*let a bot play for Ben* while Ben is away, at a game still going."""
+        seat = self._away_seat()
+        show(self.away_button, seat is not None and not self.game.is_over)
+        if seat is not None:
+            self.away_button.description = f"let a bot play for {self.waiting_for(seat)}"
+
+    def hand_away_to_bot(self) -> None:
+        """Hand the away player's seat to a bot (at the table's bot level); the player takes it back by coming back."""
+        seat = self._away_seat()
+        if seat is not None:
+            self.shared.send_hand_to_bot(seat, lambda sentence: self.say(sentence, error=True))
+
+    def _refused(self, sentence: str, also: Refused | None) -> None:
+        """A refusal on the message line, and to ``also`` (a race pad opens the same decision again)."""
         self.say(sentence, error=True)
+        if also is not None:
+            also(sentence)
 
     def play_offered(self, notation: str) -> None:
         """A move the page completed: sent to the host as it was offered (the host reads and judges it)."""
@@ -773,6 +863,14 @@ class SharedTable(TableFrame):
     def load_position(self) -> None:
         self.say(NO_SHARING, error=True)
 
+    def waiting_for(self, seat: int) -> str:
+        """A classmate by the name they typed ("Maya (White)"); a host's bot by its seat's name."""
+        entry = self.shared.seat_entry(seat)
+        name = self.game.seat_names[seat]
+        if entry is None or entry["kind"] == "bot" or entry["name"] in (None, "", name):
+            return name
+        return f"{entry['name']} ({name})"
+
     def seat_kind(self, seat: int) -> str:
         """Who sits at ``seat``, from the host's presence frame: "you", a classmate's typed name, a host bot."""
         if seat == self.shared.seat:
@@ -791,6 +889,7 @@ class SharedTable(TableFrame):
         """A frame arrived: the new position is followed while the latest was shown, else the step bar grows; who
         sits where (presence), a seat closed or views fetched redraw the position shown."""
         if kind in ("presence", "closed", "history") and self.shared.game is not None:
+            self._show_away()
             self.refresh()
         if kind == "closed":
             self.say(f"This table gets no more moves here ({self.shared.ended}).", error=True)
@@ -812,10 +911,41 @@ def shared_class(table_class: type[TableFrame]) -> type[SharedTable]:
     """``table_class`` with a shared seat: ``SharedTable`` mixed in before it (made once per class)."""
     if table_class not in _SHARED:
         name = f"Shared{table_class.__name__}"
-        _SHARED[table_class] = type(name, (SharedTable, table_class), {"__doc__": SharedTable.__doc__})
+        _SHARED[table_class] = type(
+            name, (SharedTable, table_class), {"__doc__": SharedTable.__doc__, "__module__": __name__}
+        )
     return _SHARED[table_class]
 
 
 def at_host(table_class: type[TableFrame], seat: SeatAtHost, **kwargs: Any) -> SharedTable:
     """A ``table_class`` table (``HatsTable``, ...) for a student's seat at a host table that has started."""
     return shared_class(table_class)(seat, **kwargs)
+
+
+def take_seat(table: TableFrame, seat: SeatAtHost) -> SharedTable:
+    """``table``, already on the page, becomes ``seat``'s table at the host (*Play with classmates…*).
+
+    The same widget changes its class to the shared one (:func:`shared_class`) rather than a new table being made:
+    a press in Voilà cannot add an output to the page, and the student keeps the table where they pressed.
+    """
+    game = started_game(seat)
+    table.scheduler.cancel()  # no bot of the game that was on the table moves any more
+    table.__class__ = shared_class(type(table))
+    shared = cast(SharedTable, table)
+    shared.shared, shared._sending, shared.teacher, shared.bot_delay = seat, False, False, 0
+    TableFrame.start(shared, game, seat_kinds(seat))  # type: ignore[arg-type]  # (its own start refuses games)
+    shared._sit()
+    return shared
+
+
+def started_game(seat: SeatAtHost) -> SeatGame:
+    """The seat's game, or a ValueError saying why no table can be drawn for it yet."""
+    if seat.game is None or seat.seat is None:
+        raise ValueError(f"table {seat.code} has not started: a shared table is drawn once the game begins")
+    return seat.game
+
+
+def seat_kinds(seat: SeatAtHost) -> tuple[str, ...]:
+    """The table's seats as a frame reads them: the reader at the seat's place, the others played elsewhere."""
+    players = len(started_game(seat).seat_names)
+    return tuple(READER if index == seat.seat else "random" for index in range(players))

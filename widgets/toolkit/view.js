@@ -502,10 +502,13 @@ function pointing(el) {
 // (hk-selected, hk-legal, and the move's own mark), with no message; a press that completes a path sends
 // {id, move}; a press on the part last picked puts it down; any other press on the board sends {id, path}, and
 // the kernel answers why it made no move. A new position keeps the pick only while it still begins a path.
+// A pick-up is the reader doing something right: a refusal an earlier press left on the message line is hidden
+// (`hideRefusal`), on the page alone, until the kernel writes the line again.
 
 function picker(drawn, send) {
   let moves = null; // the moves part's node: { id, offered: [{ move, path, mark }], board: [ids] }
   let picked = [];
+  let stale = null; // { line, node }: the message line, and its node whose refusal a pick-up hid
   const lit = new Map(); // part id -> the classes the picker added
   const dimmed = new Set(); // the parts whose own hk-legal the picker took off while something is picked
   const begins = (path, start) => start.length <= path.length && start.every((id, at) => path[at] === id);
@@ -549,6 +552,20 @@ function picker(drawn, send) {
       dimmed.add(id);
     }
   }
+  // The message line (hk-message) shows a refusal with hk-error. Hidden, its room kept, it waits for a new node
+  // of the line (the kernel's next sentence), or for presses sent to the kernel, whose answer may be that very
+  // sentence: the line would not change, so no node would come to show it.
+  function hideRefusal() {
+    const line = [...drawn.values()].find((item) => (item.node.c || []).includes("hk-message"));
+    if (stale || !line || !line.node.c.includes("hk-error")) return;
+    stale = { line, node: line.node };
+    line.el.style.visibility = "hidden";
+  }
+  function showLine() {
+    if (!stale) return;
+    stale.line.el.style.visibility = "";
+    stale = null;
+  }
   function press(id) {
     if (!moves || !moves.board.includes(id)) return false; // not a piece of the game: a plain click
     if (picked.length && picked[picked.length - 1] === id) {
@@ -563,7 +580,9 @@ function picker(drawn, send) {
         return true;
       } else if (chosen) {
         picked = chosen;
+        hideRefusal();
       } else {
+        showLine();
         send(moves.id, { path: tried });
       }
     }
@@ -572,6 +591,7 @@ function picker(drawn, send) {
   }
   function offered(node) {
     moves = node;
+    if (stale && stale.line.node !== stale.node) showLine(); // the kernel wrote the line again
     if (!moves.offered.some((move) => begins(move.path, picked) && move.path.length > picked.length)) picked = [];
     show();
   }

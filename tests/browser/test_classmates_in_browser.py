@@ -1,0 +1,271 @@
+"""Two classmates at their own laptops, in Chromium: *Play with classmates…*, one table, each hand on its own screen.
+
+Maya (1280 px, light) opens a table from the page's fold and reads its code from the lobby; Ben (390 px, dark)
+opens the page's link with ``?table=CODE``, types his name and joins; Maya presses *Start*. Both main tables then
+play the game by clicks, keys and drag, as tests/browser/student.py's student does, until it ends. Every frame each
+browser receives on its kernel's websocket is recorded, and after each move the frames for the main table are
+searched for the cards the host's game hides from that seat (tests/test_tablehost.py's ``hidden_from``), less the
+cards the seat has seen in its own views. Ben then reloads the link and is back at his seat.
+
+The table host runs in this test's process, on a loop of its own thread, so the test can read the host's game
+(only to know what is hidden: never to play); Voilà serves the pages as `make app` does, its kernels told the
+host's address (TABLETOP_URL).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+import re
+import threading
+from collections.abc import Callable, Coroutine, Iterator
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+import pytest
+from playwright.sync_api import expect
+
+from tablehost.server import Settings, TableServer
+from tests.browser.conftest import WIDGET_TIMEOUT_MS, snap
+from tests.browser.student import ORDER, PATIENCE, STUDENTS, Kernel, Seen, Student, kernel_message, moved_on, press_one
+from tests.test_tablehost import card_ids, hidden_from, pattern
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Browser, Locator, Page, WebSocket
+
+    from tests.conftest import Server
+
+MAIN = ".hk-table.hk-main"
+BLACK = Student('button.hk-sq[title*=": Black, hatted"]', 600)  # Sombrero's student who sits at Black
+PRESSES = 400  # presses both students make at most in a whole game of Hats for two
+
+
+class HostThread:
+    """A table host on its own asyncio loop in a thread of this process; :meth:`call` runs work on that loop."""
+
+    def __init__(self) -> None:
+        self.loop = asyncio.new_event_loop()
+        threading.Thread(target=self.loop.run_forever, daemon=True).start()
+        self.server = TableServer(Settings(bind="127.0.0.1:0", bot_delay=0.05))
+        self.url: str = self.call(self.server.start())
+
+    def call(self, work: Coroutine[Any, Any, Any]) -> Any:
+        return asyncio.run_coroutine_threadsafe(work, self.loop).result(30)
+
+    def read(self, read: Callable[[], Any]) -> Any:
+        """``read()`` on the host's loop, between two of its steps (never while it applies a move)."""
+
+        async def on_loop() -> Any:
+            return read()
+
+        return self.call(on_loop())
+
+    def stop(self) -> None:
+        self.call(self.server.stop())
+        self.loop.call_soon_threadsafe(self.loop.stop)
+
+
+@pytest.fixture(scope="module")
+def host() -> Iterator[HostThread]:
+    running = HostThread()
+    yield running
+    running.stop()
+
+
+@pytest.fixture(scope="module")
+def app(serve_app: Callable[..., Server], host: HostThread) -> str:
+    return serve_app(host=host.url).url
+
+
+@dataclass
+class Laptop:
+    """One classmate's browser: their page, its kernel's messages, and every widget frame it received."""
+
+    name: str
+    page: Page
+    kernel: Kernel
+    received: list[tuple[str, str]] = field(default_factory=list)  # (comm id, the message's JSON text)
+    sent_to: list[str] = field(default_factory=list)  # the comm ids of the widget messages the page sent
+
+    @classmethod
+    def open(cls, browser: Browser, name: str, width: int) -> Laptop:
+        context = browser.new_context(viewport={"width": width, "height": 900})
+        page = context.new_page()
+        page.set_default_timeout(WIDGET_TIMEOUT_MS)
+        laptop = cls(name, page, Kernel(page))
+        page.on("websocket", laptop._watch)
+        return laptop
+
+    def _watch(self, socket: WebSocket) -> None:
+        socket.on("framereceived", lambda frame: self._note(frame, self.received))
+        socket.on("framesent", lambda frame: self._note(frame, None))
+
+    def _note(self, frame: str | bytes, into: list[tuple[str, str]] | None) -> None:
+        header, _, content = kernel_message(frame)
+        if header.get("msg_type") != "comm_msg":
+            return
+        if into is None:
+            self.sent_to.append(content.get("comm_id", ""))
+        else:
+            into.append((content.get("comm_id", ""), json.dumps(content.get("data"), ensure_ascii=False)))
+
+    @property
+    def table(self) -> Locator:
+        return self.page.locator(MAIN)
+
+    @property
+    def fold(self) -> Locator:
+        return self.table.locator(".hk-classmates")
+
+    def open_page(self, url: str) -> None:
+        self.page.goto(url)
+        expect(self.fold).to_be_attached()
+
+    def sit(self, button: str) -> str:
+        """Type the name, press ``button`` ("open a table", "join"): the main table's comm id (the press's)."""
+        if not self.fold.get_by_label("your name").is_visible():
+            self.fold.locator("summary").first.click()
+        self.fold.get_by_label("your name").fill(self.name)
+        self.fold.get_by_role("button", name=button, exact=True).click()
+        expect(self.fold.locator(".hk-lobby")).to_contain_text("Table ")
+        return next(comm for comm in reversed(self.sent_to) if comm)
+
+
+def test_two_classmates_play_hats_to_the_end_each_seeing_only_their_own_hand(
+    browser: Browser, app: str, host: HostThread
+) -> None:
+    page_url = f"{app}/voila/render/hats.ipynb"
+    maya, ben = Laptop.open(browser, "Maya", 1280), Laptop.open(browser, "Ben", 390)
+    maya.open_page(page_url)
+    maya.fold.locator("summary").first.click()
+    maya.fold.get_by_role("radio", name="2", exact=True).click()
+    comms = {"Maya": maya.sit("open a table")}
+    code = re.search(r"Table ([A-Z]{5})", maya.fold.locator(".hk-lobby").inner_text())[1]  # type: ignore[index]
+    snap(maya.page, "classmates-lobby-maya")
+    ben.open_page(f"{page_url}?table={code}&theme=dark")
+    expect(ben.fold.get_by_label("table code")).to_have_value(code)
+    comms["Ben"] = ben.sit("join")
+    expect(ben.fold.locator(".hk-lobby")).to_contain_text("Waiting for Maya to press Start.")
+    expect(maya.fold.locator(".hk-lobby")).to_contain_text("Ben, connected")
+    maya.fold.get_by_role("button", name="Start", exact=True).click()
+    for laptop in (maya, ben):
+        expect(laptop.fold).to_be_hidden()
+        expect(laptop.table.locator(".hk-own")).to_contain_text("you")
+    snap(maya.page, "classmates-playing-maya")
+    snap(ben.page, "classmates-playing-ben-phone-dark")
+    secrets = Secrets(host, code, comms)
+    seens = [Seen(STUDENTS["hats"]), Seen(STUDENTS["hats"])]
+    presses = play_together([maya, ben], seens, random.Random("classmates"), all_over, secrets.check)
+    assert host.read(lambda: host.server.host.tables[code].game.is_over)
+    secrets.check_searched()
+    print(f"{presses} presses; {secrets.checked} searches of the frames for hidden cards")
+    ben.page.reload()
+    expect(ben.table.locator(".hk-status")).to_contain_text("The game is over")
+    expect(ben.fold).to_be_hidden()
+
+
+@dataclass
+class Secrets:
+    """The cards the host's game hides from each seat, searched for in the frames its browser's main table got."""
+
+    host: HostThread
+    code: str
+    comms: dict[str, str]  # each classmate's main table's comm id
+    seen: dict[str, int] = field(default_factory=dict)  # frames searched so far, by classmate
+    own_named: dict[str, int] = field(default_factory=dict)  # frames that named the seat's own hand, by classmate
+    checked: int = 0
+
+    def check(self, laptops: list[Laptop]) -> None:
+        for seat, laptop in enumerate(laptops):
+            hidden, own = self.host.read(lambda seat=seat: (self._hidden(seat), self._own(seat)))
+            frames = laptop.received[self.seen.get(laptop.name, 0) :]
+            self.seen[laptop.name] = self.seen.get(laptop.name, 0) + len(frames)
+            for comm, text in frames:
+                if comm != self.comms[laptop.name]:
+                    continue  # the page's other tables (the lesson, the examples) deal games of their own
+                leaks = [card for card in hidden if pattern(card).search(text)]
+                assert not leaks, f"{laptop.name}'s browser was sent {leaks}: {text[:300]}"
+                named = any(pattern(card).search(text) for card in own)
+                self.own_named[laptop.name] = self.own_named.get(laptop.name, 0) + named
+            self.checked += 1
+
+    def check_searched(self) -> None:
+        """The search could have found a card: the same frames name each seat's own hand in the searched form."""
+        assert self.checked > 10, f"the frames were searched after each move ({self.checked} searches)"
+        assert all(self.own_named.get(name) for name in self.comms), f"own cards named: {self.own_named}"
+
+    def _own(self, seat: int) -> set[str]:
+        game = self.host.server.host.tables[self.code].game
+        return set(game.view(seat).get("hand") or [])
+
+    def _hidden(self, seat: int) -> set[str]:
+        """What ``seat`` may not know now: hidden from it, and never shown in any of its own views so far."""
+        game = self.host.server.host.tables[self.code].game
+        if game.is_over:
+            return set()  # the end shows every hand's favourite hat (H6)
+        ids = card_ids(game)
+        seen_text = json.dumps([*game.seat_view(seat).past_views(), game.view(seat)], ensure_ascii=False)
+        known = {card for card in ids if pattern(card).search(seen_text)}
+        told = " ".join(event.text for events in game.events for event in events)  # every seat reads these
+        return {card for card in hidden_from(game, seat) - known if not pattern(card).search(told)}
+
+
+Looks = list[dict[str, Any]]
+
+
+def play_together(
+    laptops: list[Laptop], seens: list[Seen], rng: random.Random, done: Callable[[Looks], bool], after: Any = None
+) -> int:
+    """Whoever's table says it is their move presses what a student would, until ``done(what each table shows)``;
+    ``after(laptops)`` after every press. The number of presses."""
+    for presses in range(PRESSES):
+        looks = [seen.look(laptop.table) for seen, laptop in zip(seens, laptops, strict=True)]
+        if done(looks):
+            return presses
+        acting = [at for at, now in enumerate(looks) if not now["over"] and not now["thinking"]]
+        if not acting:  # the classmate's move is on its way to this table
+            laptops[0].page.wait_for_timeout(50)
+            continue
+        laptop, now, seen = laptops[acting[0]], looks[acting[0]], seens[acting[0]]
+        kind = next((kind for kind in ORDER if now[kind]), None)
+        assert kind is not None, f"{laptop.name}: their move, and nothing to press"
+        name = press_one(laptop.table, laptop.kernel, kind, int(now[kind]), rng, seen)
+        if name is not None and kind == "allowed":
+            moved_on(laptop.table, int(now["moves"]), f"{name} was marked as allowed, and pressing it played nothing")
+        if after is not None:
+            after(laptops)
+    pytest.fail(f"not done after {PRESSES} presses (patience {PATIENCE} ms a move)")
+
+
+def all_over(looks: Looks) -> bool:
+    return all(now["over"] for now in looks)
+
+
+def moves_played(laptops: list[Laptop], seens: list[Seen], rng: random.Random, moves: int) -> None:
+    """``moves`` more moves played, seen on both tables."""
+    start = max(seen.look(laptop.table)["moves"] for seen, laptop in zip(seens, laptops, strict=True))
+    play_together(laptops, seens, rng, lambda looks: min(now["moves"] for now in looks) >= start + moves)
+
+
+def test_a_classmate_who_reloads_mid_game_is_back_at_their_seat_and_plays_on(
+    browser: Browser, app: str, host: HostThread
+) -> None:
+    page_url = f"{app}/voila/render/sombrero.ipynb"
+    maya, ben = Laptop.open(browser, "Maya", 1280), Laptop.open(browser, "Ben", 1280)
+    maya.open_page(page_url)
+    maya.sit("open a table")
+    code = re.search(r"Table ([A-Z]{5})", maya.fold.locator(".hk-lobby").inner_text())[1]  # type: ignore[index]
+    ben.open_page(f"{page_url}?table={code}")
+    ben.sit("join")
+    expect(maya.fold.get_by_role("button", name="Start", exact=True)).to_be_enabled()
+    maya.fold.get_by_role("button", name="Start", exact=True).click()
+    rng, seens = random.Random("reload"), [Seen(STUDENTS["sombrero"]), Seen(BLACK)]
+    moves_played([maya, ben], seens, rng, moves=3)
+    ben.page.reload()  # the browser kept his seat: the page goes back to it by itself
+    expect(ben.fold).to_be_hidden()
+    expect(ben.table).to_contain_text("Black (you)")
+    expect(ben.table.locator(".hk-movelist > li")).to_have_count(
+        host.read(lambda: host.server.host.tables[code].game.ply)
+    )
+    moves_played([maya, ben], [Seen(STUDENTS["sombrero"]), Seen(BLACK)], rng, moves=3)
