@@ -132,20 +132,27 @@ class Laptop:
         return next(comm for comm in reversed(self.sent_to) if comm)
 
 
-def test_two_classmates_play_hats_to_the_end_each_seeing_only_their_own_hand(
-    browser: Browser, app: str, host: HostThread
-) -> None:
-    page_url = f"{app}/voila/render/hats.ipynb"
-    maya, ben = Laptop.open(browser, "Maya", 1280), Laptop.open(browser, "Ben", 390)
-    maya.open_page(page_url)
-    maya.fold.locator("summary").first.click()
-    maya.fold.get_by_role("radio", name="2", exact=True).click()
+def seat_two(maya: Laptop, ben: Laptop, url: str, players: str = "", theme: str = "") -> tuple[str, dict[str, str]]:
+    """Maya opens a table (for ``players``) from the page's fold; Ben opens its link and joins. The table's code,
+    and each one's main table's comm id."""
+    maya.open_page(url)
+    if players:
+        maya.fold.locator("summary").first.click()
+        maya.fold.get_by_role("radio", name=players, exact=True).click()
     comms = {"Maya": maya.sit("open a table")}
     code = re.search(r"Table ([A-Z]{5})", maya.fold.locator(".hk-lobby").inner_text())[1]  # type: ignore[index]
     snap(maya.page, "classmates-lobby-maya")
-    ben.open_page(f"{page_url}?table={code}&theme=dark")
+    ben.open_page(f"{url}?table={code}{theme}")
     expect(ben.fold.get_by_label("table code")).to_have_value(code)
     comms["Ben"] = ben.sit("join")
+    return code, comms
+
+
+def test_two_classmates_play_hats_to_the_end_each_seeing_only_their_own_hand(
+    browser: Browser, app: str, host: HostThread
+) -> None:
+    maya, ben = Laptop.open(browser, "Maya", 1280), Laptop.open(browser, "Ben", 390)
+    code, comms = seat_two(maya, ben, f"{app}/voila/render/hats.ipynb", players="2", theme="&theme=dark")
     expect(ben.fold.locator(".hk-lobby")).to_contain_text("Waiting for Maya to press Start.")
     expect(maya.fold.locator(".hk-lobby")).to_contain_text("Ben, connected")
     maya.fold.get_by_role("button", name="Start", exact=True).click()
@@ -251,13 +258,8 @@ def moves_played(laptops: list[Laptop], seens: list[Seen], rng: random.Random, m
 def test_a_classmate_who_reloads_mid_game_is_back_at_their_seat_and_plays_on(
     browser: Browser, app: str, host: HostThread
 ) -> None:
-    page_url = f"{app}/voila/render/sombrero.ipynb"
     maya, ben = Laptop.open(browser, "Maya", 1280), Laptop.open(browser, "Ben", 1280)
-    maya.open_page(page_url)
-    maya.sit("open a table")
-    code = re.search(r"Table ([A-Z]{5})", maya.fold.locator(".hk-lobby").inner_text())[1]  # type: ignore[index]
-    ben.open_page(f"{page_url}?table={code}")
-    ben.sit("join")
+    code, _ = seat_two(maya, ben, f"{app}/voila/render/sombrero.ipynb")
     expect(maya.fold.get_by_role("button", name="Start", exact=True)).to_be_enabled()
     maya.fold.get_by_role("button", name="Start", exact=True).click()
     rng, seens = random.Random("reload"), [Seen(STUDENTS["sombrero"]), Seen(BLACK)]
