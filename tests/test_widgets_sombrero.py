@@ -343,6 +343,18 @@ def test_the_set_up_row_offers_the_jump_capture_option_and_no_deal_or_player_cou
     assert table.game.ply == 2 and "Black (you), action 1 of 2" in text(table.turn_line)
 
 
+def test_a_reader_playing_black_sees_the_board_turned_with_black_at_the_bottom() -> None:
+    table = SombreroTable(hatskit.new_game("sombrero"), seats=("greedy", "reader"), bot_delay=0)
+    rows = list(table.table_area.children)
+    black, white = table.side_lines[1], table.side_lines[0]
+    assert rows.index(white) < rows.index(table.grid) < rows.index(black)
+    squares = [table.square_names[p.uid] for p in table.grid.children if p.uid in table.square_names]
+    assert squares[0] == "h1" and squares[-1] == "a8", "rank 1 at the top, files from h: Black's own view"
+    table.start(hatskit.new_game("sombrero"), ("reader", "greedy"))
+    squares = [table.square_names[p.uid] for p in table.grid.children if p.uid in table.square_names]
+    assert squares[0] == "a8" and table.table_area.children.index(table.side_lines[0]) == 4, "White's again"
+
+
 def test_rule_ids_wait_behind_one_why_each_rule_named_once() -> None:
     table = new_table(hatskit.load(CAPTURE))
     click(table, "b3", "c4")

@@ -26,6 +26,7 @@ where a forced-colours mode drops background pictures.
 
 from __future__ import annotations
 
+import functools
 from collections import defaultdict
 from typing import Any
 from urllib.parse import quote
@@ -124,17 +125,26 @@ class SombreroTable(TableFrame):
         self.square_names = {button.uid: name for name, button in self.squares.items()}
         self.turn_line = html_line("hk-sb-turn")
         self.side_lines = [html_line("hk-sb-seat") for _ in SEATS]
-        grid = ui.GridBox(self._grid_cells())
-        grid.add_class("hk-sb-grid")
-        legend = html_line("hk-sb-legend", escape(LEGEND))
-        return [
-            html_line("", board_style()),
-            self.turn_line,
-            self.side_lines[BLACK],
-            grid,
-            self.side_lines[WHITE],
-            legend,
-        ]
+        self.grid = ui.GridBox(self._grid_cells(WHITE))
+        self.grid.add_class("hk-sb-grid")
+        self.board_style = html_line("", board_style())
+        self.legend = html_line("hk-sb-legend", escape(LEGEND))
+        self.bottom_side = WHITE
+        return self._board_parts()
+
+    def _board_parts(self) -> list[ui.Part]:
+        """The board with ``bottom_side``'s pieces and panel at the bottom, the other side's at the top."""
+        top, bottom = self.side_lines[1 - self.bottom_side], self.side_lines[self.bottom_side]
+        return [self.board_style, self.turn_line, top, self.grid, bottom, self.legend]
+
+    def _orient(self) -> None:
+        """Turn the board so a lone reader's own side is at the bottom (Black too, as at a classmates' table);
+        two readers at one screen share it with White at the bottom."""
+        bottom = self.reader_seats[0] if len(self.reader_seats) == 1 else WHITE
+        if bottom != self.bottom_side:
+            self.bottom_side = bottom
+            self.grid.children = tuple(self._grid_cells(bottom))
+            self.table_area.children = tuple(self._board_parts())
 
     def _square_button(self, square: int) -> ui.Button:
         """A square: it knows its name and colour; show_table gives it its piece, tooltip and marks."""
@@ -143,12 +153,19 @@ class SombreroTable(TableFrame):
         button.add_class("hk-sb-light" if is_light(square) else "hk-sb-dark")
         return button
 
-    def _grid_cells(self) -> list[ui.Part]:
-        """Rank 8 at the top and White at the bottom: each rank's label and squares, then the file letters."""
+    def _grid_cells(self, bottom: int) -> list[ui.Part]:
+        """Each rank's label and squares, then the file letters: rank 8 at the top with White at the bottom, rank 1
+        at the top (files from h) with Black at the bottom."""
+        ranks, files = ("87654321", FILES) if bottom == WHITE else ("12345678", FILES[::-1])
         cells: list[ui.Part] = []
-        for rank in "87654321":
-            cells += [html_line("hk-sb-label", rank), *(self.squares[file + rank] for file in FILES)]
-        return [*cells, html_line("hk-sb-label"), *(html_line("hk-sb-label", file) for file in FILES)]
+        for rank in ranks:
+            cells += [self._labels[rank], *(self.squares[file + rank] for file in files)]
+        return [*cells, self._labels[""], *(self._labels[file] for file in files)]
+
+    @functools.cached_property
+    def _labels(self) -> dict[str, ui.HTML]:
+        """The rank and file labels (and the corner's empty one), made once and placed by :meth:`_grid_cells`."""
+        return {text: html_line("hk-sb-label", text) for text in ["", *"12345678", *FILES]}
 
     # -- the moves, as the page picks them ------------------------------------------
 
@@ -207,6 +224,7 @@ class SombreroTable(TableFrame):
     # -- showing -------------------------------------------------------------------
 
     def show_table(self, view: dict[str, Any]) -> None:
+        self._orient()
         notes = self._annotations(view)
         over = view["to_move"] is None
         for name, button in self.squares.items():
@@ -223,6 +241,8 @@ class SombreroTable(TableFrame):
         span = _moves(len(self.recent_plies()))
         for ply in self.recent_plies():
             move = self.game.moves[ply]
+            if move is None:  # a classmate's move the seat has not had the views to tell yet
+                continue
             notes[square_name(move.origin)].append(("hk-moved", f"{move} went from here in the last {span}"))
             notes[square_name(move.target)].append(("hk-moved", f"{move} went here in the last {span}"))
         for name in self._lost_hats(view):

@@ -21,6 +21,7 @@ a task, and the fold says what it is doing until the host answers.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import html
 import os
 from collections.abc import Coroutine
@@ -177,9 +178,13 @@ class Classmates(ui.Fold):
         kept = content.get("kept") if isinstance(content, dict) else None
         self.kept = {code: seat for code, seat in (kept or {}).items() if _kept_seat(code, seat)}
         code = self.code_box.value.strip().upper()
-        if self.url is not None and self.seat is None and code in self.kept:
+        if self.url is None or self.seat is not None or not code:
+            return
+        if code in self.kept:
             self.name_box.value = self.kept[code].get("name", "")
             self.press_join()
+        elif _hub():  # on a hub the user holds the seat: back to it, if they sat there
+            self._run("Looking for your seat…", self._back_on_hub(code))
 
     # -- talking to the host ---------------------------------------------------------------------
 
@@ -191,18 +196,19 @@ class Classmates(ui.Fold):
     async def _join(self, code: str, name: str) -> None:
         from widgets.table.shared import ClientSeat
 
-        seat = await ClientSeat.connect(self._url(), **_hub())
-        try:
-            await seat.client.join(code, name)
-        except BaseException:
-            await seat.close()
-            raise
-        self._seated(seat)
+        self._seated(await ClientSeat.join(self._url(), code, name, **_hub()))
 
     async def _rejoin(self, code: str, token: str | None) -> None:
         from widgets.table.shared import ClientSeat
 
         self._seated(await ClientSeat.rejoin(self._url(), code, token, **_hub()))
+
+    async def _back_on_hub(self, code: str) -> None:
+        """Back to the hub user's seat at ``code``; a user who never sat there is left to join, with no sentence."""
+        from tablehost.client import TableRefused
+
+        with contextlib.suppress(TableRefused):
+            await self._rejoin(code, None)
 
     def _url(self) -> str:
         assert self.url is not None, "no press reaches the host without one: the rows are hidden"

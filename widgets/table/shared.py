@@ -643,14 +643,14 @@ class ClientSeat(SeatAtHost):
     async def open(cls, url: str, game: str, players: int, name: str, bots: str = "greedy", **options: Any) -> Self:
         """Open a table of ``game`` at the host at ``url`` and sit at seat 0 (``bots``: who fills empty seats)."""
         seat = await cls.connect(url, **options)
-        await seat.client.open(game, players, name, bots=bots)
+        await seat._sit(seat.client.open(game, players, name, bots=bots))
         return seat
 
     @classmethod
     async def join(cls, url: str, code: str, name: str, **options: Any) -> Self:
-        """Sit at the next free seat of the table with ``code``."""
+        """Sit at the next free seat of the table with ``code`` (on a hub, a user back at their own seat gets it)."""
         seat = await cls.connect(url, **options)
-        await seat.client.join(code, name)
+        await seat._sit(seat.client.join(code, name))
         return seat
 
     @classmethod
@@ -658,11 +658,20 @@ class ClientSeat(SeatAtHost):
         """Come back to a seat (a reloaded page): the host tells every move since the start."""
         seat = await cls.connect(url, **options)
         seat.client.code, seat.client.token = code, token
-        reply = await seat.client.request("rejoin", code=code, token=token, since=0)
-        if reply["status"] != "waiting":
-            await seat.wait_for(lambda s: s.game is not None)
-            await seat.catch_up()  # the views before the latest, so stepping back needs no wait
+        await seat._sit(seat.client.request("rejoin", code=code, token=token, since=0))
         return seat
+
+    async def _sit(self, request: Awaitable[Frame]) -> None:
+        """Take a seat with ``request``; back at a game under way, wait for its position and the views before it
+        (so stepping back needs no wait). A refusal closes the connection and is raised."""
+        try:
+            reply = await request
+            if reply["status"] != "waiting":
+                await self.wait_for(lambda s: s.game is not None)
+                await self.catch_up()
+        except BaseException:
+            await self.close()
+            raise
 
     async def start(self, bots: str | None = None) -> Frame:
         return await self.client.start(bots)
