@@ -9,6 +9,7 @@ HOST_PORT ?= 8765
 # Pre-heated kernels per game page (Voilà's preheat_kernel; config/voila.py reads HATSKIT_POOL): `make app POOL=2`.
 # Off by default: each pooled kernel is held, idle, for every game page (figures in benchmarks/README.md).
 POOL ?= 0
+HOST_ARGS ?=
 PYTEST_ARGS ?=
 VENV := .venv
 BIN := $(VENV)/bin
@@ -21,10 +22,12 @@ INSTALLED := $(VENV)/.hatskit-installed
 # below leaves pyproject.toml's data-files out (a setuptools limitation, pypa/setuptools#3399). The browser
 # tests start it the same way (tests/browser/conftest.py, app_command).
 # The table host (tablehost/, docs/host.md) starts beside Voilà, on loopback, its tables in .tables.sqlite, and
-# stops with it (the trap); the kernels find it in TABLETOP_URL.
+# stops with it (the trap); the kernels find it in TABLETOP_URL. It prints the teacher's link (a secret on the
+# course's first page, docs/host.md "The class together"); `make app HOST_ARGS=--new-teacher-link` draws a new one.
 app: $(INSTALLED) bytecode
 	@echo "hatskit: open http://127.0.0.1:$(PORT)/voila/render/index.ipynb  (Ctrl-C stops the server)"
-	$(BIN)/python -m tablehost --bind 127.0.0.1:$(HOST_PORT) --db $(CURDIR)/.tables.sqlite & host=$$!; \
+	$(BIN)/python -m tablehost --bind 127.0.0.1:$(HOST_PORT) --db $(CURDIR)/.tables.sqlite \
+		--teacher-page http://127.0.0.1:$(PORT)/voila/render/index.ipynb $(HOST_ARGS) & host=$$!; \
 	trap 'kill $$host 2>/dev/null; wait $$host' EXIT INT TERM; \
 	TABLETOP_URL=ws://127.0.0.1:$(HOST_PORT)/ws HATSKIT_POOL=$(POOL) JUPYTER_CONFIG_PATH=$(CURDIR)/config \
 		JUPYTER_PATH=$(CURDIR)/share/jupyter $(BIN)/voila --port=$(PORT) notebooks

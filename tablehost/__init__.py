@@ -8,7 +8,9 @@ pieces, from the inside out:
 - ``frames``: the only place that builds what a seat is sent;
 - ``store``: SQLite, each move committed before it is told;
 - ``protocol``: a JSON frame in, a reply and the seats' pushes out;
-- ``auth``: seat tokens on a local host, hub users on JupyterHub;
+- ``auth``: seat tokens on a local host, hub users on JupyterHub; who is the teacher;
+- ``classroom`` (with ``walkthrough`` and ``classframes``): the class together, walkthroughs the teacher
+  leads and the class's stars and places, reached as ``TableHost.classroom``;
 - ``server``: the tornado websocket app; ``client``: the kernels' side;
 - ``python -m tablehost``: run it. ``docs/host.md`` describes the protocol.
 """

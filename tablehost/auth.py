@@ -10,14 +10,26 @@ is with ``jupyterhub.services.auth.HubAuth``. The token must grant access to
 this service (``access:services!service=<name>``, see docs/host.md); the hub
 tells the service which scope that is (``JUPYTERHUB_OAUTH_ACCESS_SCOPES``,
 ``HubAuth.access_scopes``). Tests pass a fake with the same two methods.
+
+Who is the **teacher** (the class ops, ``classroom.py``): on a hub, a hub admin
+or a member of the ``teachers`` group (the hub's user model carries ``admin``
+and ``groups``; ``Auth.identity`` says so for the connection). On a local host,
+whoever holds the teacher secret (:class:`TeacherKey`): drawn with ``secrets``,
+printed once as a link by ``python -m tablehost``, and kept only as its SHA-256.
 """
 
 from __future__ import annotations
 
+import hashlib
+import hmac
+import secrets
 from collections.abc import Awaitable, Mapping
+from dataclasses import dataclass
 from typing import Any, Protocol
 
 from hatskit.core import brief
+
+TEACHERS_GROUP = "teachers"  # on a hub, its members (and the hub's admins) lead the class
 
 
 class AuthError(Exception):
@@ -28,12 +40,23 @@ class AuthError(Exception):
         self.status = status
 
 
+@dataclass(frozen=True)
+class Identity:
+    """Who a connection is: its hub user (None on a local host, where tokens and the teacher secret decide) and
+    whether the hub counts that user a teacher (an admin, or a member of ``TEACHERS_GROUP``)."""
+
+    name: str | None = None
+    teacher: bool = False
+
+
 class Auth(Protocol):
     """How the server learns who a connection is (see the module docstring)."""
 
     mode: str  # "local" or "hub"
 
     async def identify(self, headers: Mapping[str, str]) -> str | None: ...
+
+    async def identity(self, headers: Mapping[str, str]) -> Identity: ...
 
 
 class LocalAuth:
@@ -43,6 +66,9 @@ class LocalAuth:
 
     async def identify(self, headers: Mapping[str, str]) -> str | None:
         return None
+
+    async def identity(self, headers: Mapping[str, str]) -> Identity:
+        return Identity()
 
 
 class HubClient(Protocol):
@@ -69,12 +95,16 @@ class HubUserAuth:
 
     async def identify(self, headers: Mapping[str, str]) -> str | None:
         """The hub user whose token is in ``Authorization: token ...`` (or ``Bearer ...``), allowed to use this host."""
+        return (await self.identity(headers)).name
+
+    async def identity(self, headers: Mapping[str, str]) -> Identity:
+        """The connection's hub user, and whether it is a teacher (``is_teacher``): one question to the hub."""
         user = await self._ask_hub(bearer_token(headers.get("Authorization")))
         if not user or not isinstance(user.get("name"), str):
             raise AuthError("the hub knows no user with this token", 403)
         if self.hub.access_scopes and not self.hub.check_scopes(self.hub.access_scopes, user):
             raise AuthError(f"the hub user {brief(user['name'])} may not use this table host (no access scope)", 403)
-        return user["name"]
+        return Identity(user["name"], is_teacher(user))
 
     async def _ask_hub(self, token: str) -> dict[str, Any] | None:
         """The hub's user model for ``token`` (None: no such token); a hub that cannot answer is a 503, retried."""
@@ -91,3 +121,33 @@ def bearer_token(header: str | None) -> str:
     if scheme.lower() not in ("token", "bearer") or not token.strip():
         raise AuthError("a connection carries 'Authorization: token <JUPYTERHUB_API_TOKEN>'", 401)
     return token.strip()
+
+
+def is_teacher(user: Mapping[str, Any]) -> bool:
+    """Whether a hub user model (``/hub/api/user``: every token may read its own ``admin`` and ``groups``) is a
+    teacher's: a hub admin, or a member of ``TEACHERS_GROUP``."""
+    groups = user.get("groups")
+    return user.get("admin") is True or (isinstance(groups, list) and TEACHERS_GROUP in groups)
+
+
+class TeacherKey:
+    """A local host's teacher secret, kept as its SHA-256 only (the secret itself is printed once, as a link).
+
+    The secret is 32 random bytes (``secrets.token_urlsafe``), so a plain SHA-256 needs no salt, and the check
+    compares digests in constant time.
+    """
+
+    def __init__(self, digest: str | None = None) -> None:
+        self.digest = digest
+
+    def draw(self) -> str:
+        """A new secret; the one before it no longer holds."""
+        secret = secrets.token_urlsafe(32)
+        self.digest = hashlib.sha256(secret.encode()).hexdigest()
+        return secret
+
+    def holds(self, secret: object) -> bool:
+        """Whether ``secret`` is the teacher's (never, while no secret has been drawn)."""
+        if self.digest is None or not isinstance(secret, str):
+            return False
+        return hmac.compare_digest(self.digest, hashlib.sha256(secret.encode()).hexdigest())

@@ -18,6 +18,23 @@ not sent again, as the host may have played it (the next state frame says).
 On JupyterHub, ``hub_token`` (the kernel's ``JUPYTERHUB_API_TOKEN``) goes in the
 ``Authorization`` header and the hub user holds the seat; a refusal by the hub
 (401, 403) stops the reconnecting.
+
+The class together (docs/host.md, "The class together") has a method per op:
+``walk_open`` ... ``walk_list`` and ``class_join`` ... ``class_clear``. A
+teacher's client is made with ``teacher=`` the secret of the teacher's link (on
+a hub, the hub says who teaches). A student's client keeps its class name and
+class token (``name``, ``class_token``: given by the first ``class_join`` or
+``walk_join``; keep the token, as a seat token). The latest ``walk``,
+``walk_presence`` and ``tally`` frames are kept, and the teacher's class list
+in ``class_rows``; after a reconnection the client follows its walkthrough and
+watches the class list again by itself.
+
+    >>> teacher = TableClient(url, teacher=secret)
+    >>> code = (await teacher.walk_open("hats", 3, shows="seat"))["code"]
+    >>> student = TableClient(url)
+    >>> await student.walk_join(code, name="Maya")            # student.walk: the position shown
+    >>> await teacher.walk_ask()                              # "your move?"
+    >>> await student.walk_try("♥5@2")                        # teacher.tally counts it
 """
 
 from __future__ import annotations
@@ -40,6 +57,7 @@ log = logging.getLogger("tablehost.client")
 
 MAX_INCOMING = 16 * 1024 * 1024  # a history reply of 100 views is a few hundred KB
 KEPT_FRAMES = 1000
+CLASS_FRAMES = ("walk_joined", "class_joined", "walk", "walk_presence", "walk_tally", "class", "class_row")
 
 
 class TableRefused(Exception):
@@ -65,8 +83,10 @@ class TableClient:
         on_frame: FrameHandler | None = None,
         backoff: tuple[float, float] = (0.05, 5.0),
         timeout: float = 30.0,
+        teacher: str | None = None,
     ) -> None:
         self.url, self.hub_token, self.on_frame = url, hub_token, on_frame
+        self.teacher = teacher  # the secret of the teacher's link (a local host's teacher only)
         self.backoff, self.timeout = backoff, timeout
         self.code: str | None = None
         self.seat: int | None = None
@@ -78,6 +98,16 @@ class TableClient:
         self.connections = 0  # how many times a connection opened (1 + reconnects)
         self.failed: Exception | None = None  # why the client stopped for good (the hub refused it)
         self.ended: str | None = None  # why the client holds no seat any more (the table closed, the seat taken up)
+        self.name: str | None = None  # the student's name in the class
+        self.class_token: str | None = None  # the token that proves it (a local host)
+        self.walk_code: str | None = None  # the walkthrough this client follows or leads
+        self.walk_role: str | None = None  # "student" or "teacher"
+        self.walk: dict[str, Any] | None = None  # the position the class is shown (the latest walk frame)
+        self.walk_presence: dict[str, Any] | None = None
+        self.walk_ended: str | None = None  # why the client follows no walkthrough any more
+        self.tally: dict[str, Any] | None = None  # the teacher's: the open question's answers counted
+        self.class_rows: dict[str, dict[str, Any]] = {}  # the teacher's class list, a row per student by name
+        self.watching = False  # the class list is pushed to this client
         self._ws: WebSocketClientConnection | None = None
         self._ids = itertools.count(1)
         self._waiting: dict[int, asyncio.Future[dict[str, Any]]] = {}
@@ -119,6 +149,81 @@ class TableClient:
 
     async def leave(self) -> dict[str, Any]:
         return await self.request("leave", **self._seat_fields())
+
+    # -- the class together: walkthroughs --------------------------------------------
+
+    async def walk_open(
+        self,
+        game: str,
+        players: int | None = None,
+        name: str | None = None,
+        options: dict[str, Any] | None = None,
+        seat: int = 0,
+        shows: str = "all",
+        seed: int | None = None,
+    ) -> dict[str, Any]:
+        """The teacher opens a walkthrough (seated at ``seat``, the class shown ``all`` seats or the ``seat``)."""
+        fields = {"game": game, "players": players, "name": name, "options": options, "seat": seat, "shows": shows}
+        return await self.request("walk_open", teacher=self.teacher, seed=seed, **fields)
+
+    async def walk_join(self, code: str, name: str | None = None, role: str = "student") -> dict[str, Any]:
+        """Follow a walkthrough by its code (a student: under ``name``, joining the class), or lead it again."""
+        self.name = name or self.name
+        return await self.request("walk_join", code=code, role=role, **self._member_fields(role))
+
+    async def walk_state(self) -> dict[str, Any]:
+        """The position the class is shown now (a student back from a line of their own)."""
+        return await self.request("walk_state", **self._walk_fields())
+
+    async def walk_move(self, move: str) -> dict[str, Any]:
+        return await self.request("walk_move", **self._walk_fields(), move=move)
+
+    async def walk_step(self, ply: int) -> dict[str, Any]:
+        return await self.request("walk_step", **self._walk_fields(), ply=ply)
+
+    async def walk_ask(self, seat: int | None = None) -> dict[str, Any]:
+        """Ask "your move?" at the position shown (about ``seat``; by default the one seat the class is shown that
+        acts)."""
+        return await self.request("walk_ask", **self._walk_fields(), seat=seat)
+
+    async def walk_try(self, move: str, number: int | None = None) -> dict[str, Any]:
+        """A student's one try at the open question (by default the one this client was last shown)."""
+        question = (self.walk or {}).get("question") or {}
+        asked = number if number is not None else question.get("number")
+        return await self.request("walk_try", **self._walk_fields(), number=asked, move=move)
+
+    async def walk_leave(self) -> dict[str, Any]:
+        return await self.request("walk_leave", **self._walk_fields())
+
+    async def walk_close(self) -> dict[str, Any]:
+        return await self.request("walk_close", **self._walk_fields())
+
+    async def walk_list(self) -> dict[str, Any]:
+        return await self.request("walk_list", teacher=self.teacher)
+
+    # -- the class together: progress ----------------------------------------------------
+
+    async def class_join(self, name: str | None = None) -> dict[str, Any]:
+        """Join the class under ``name`` (a new name is given its class token), or prove it again."""
+        self.name = name or self.name
+        return await self.request("class_join", **self._member_fields("student"))
+
+    async def class_stars(self, game: str, stars: list[str]) -> dict[str, Any]:
+        """This student's stars for ``game`` (lesson keys such as ``hats/first-game``), replacing the host's."""
+        return await self.request("class_stars", **self._member_fields("student"), game=game, stars=stars)
+
+    async def class_where(
+        self, page: str, lesson: str | None = None, step: int | None = None, table: str | None = None
+    ) -> dict[str, Any]:
+        fields = {"page": page, "lesson": lesson, "step": step, "table": table}
+        return await self.request("class_where", **self._member_fields("student"), **fields)
+
+    async def class_list(self) -> dict[str, Any]:
+        """The teacher's class list; every change is pushed to this client from then on (``class_rows``)."""
+        return await self.request("class_list", teacher=self.teacher)
+
+    async def class_clear(self, name: str | None = None) -> dict[str, Any]:
+        return await self.request("class_clear", teacher=self.teacher, name=name)
 
     async def request(self, op: str, **fields: Any) -> dict[str, Any]:
         """Send one request and wait for its reply; TableRefused carries the host's sentence when it says no."""
@@ -211,14 +316,22 @@ class TableClient:
         return False
 
     def _rejoin(self) -> None:
-        """Ask for the seat back, with the last ply seen (the reply and frames arrive on the reader)."""
+        """Ask for the seat back, with the last ply seen, follow the walkthrough again and watch the class list again
+        (the replies and frames arrive on the reader)."""
+        if self.walk_code is not None and self.walk_role is not None:
+            self._send_again(
+                "walk_join", code=self.walk_code, role=self.walk_role, **self._member_fields(self.walk_role)
+            )
+        if self.watching:
+            self._send_again("class_list", teacher=self.teacher)
         if self.code is None:
             return
         since = None if self.state is None else self.state["ply"]
-        fields = {"code": self.code, "token": self.token, "since": since}
-        self._send(
-            {"op": "rejoin", "id": f"rejoin-{self.connections}", **{k: v for k, v in fields.items() if v is not None}}
-        )
+        self._send_again("rejoin", code=self.code, token=self.token, since=since)
+
+    def _send_again(self, op: str, **fields: Any) -> None:
+        """A request the client makes by itself after a reconnection; its reply's ``re`` is ``<op>-<connection>``."""
+        self._send({"op": op, "id": f"{op}-{self.connections}", **{k: v for k, v in fields.items() if v is not None}})
 
     def _receive(self, frame: dict[str, Any]) -> None:
         kind = frame.get("type")
@@ -231,6 +344,8 @@ class TableClient:
             self.presence = frame
         elif kind == "closed" and frame.get("code") == self.code:
             self.ended, self.code = frame["message"], None  # the table closed, or the seat went to another connection
+        elif kind in CLASS_FRAMES or (kind == "closed" and frame.get("code") == self.walk_code):
+            self._receive_class(frame)
         self.frames.append(frame)
         waiter = self._waiting.get(frame["re"]) if isinstance(frame.get("re"), int) else None
         if waiter is not None and not waiter.done():
@@ -241,6 +356,36 @@ class TableClient:
             except Exception:  # a widget's fault must not stop the reader (and with it every later frame)
                 log.exception("on_frame failed on a %s frame", kind)
         self._changed.set()
+
+    def _receive_class(self, frame: dict[str, Any]) -> None:
+        """Keep the latest of the class's frames: the walkthrough followed, its presence and tally, the class list."""
+        kind = frame["type"]
+        if kind == "walk_joined":
+            self.walk_code, self.walk_role, self.walk_ended = frame["code"], frame["role"], None
+        if kind == "class_joined" or (kind == "walk_joined" and frame["role"] == "student"):
+            self.name, self.class_token = frame["name"], frame.get("token", self.class_token)
+        elif kind == "closed":
+            self.walk_ended, self.walk_code = frame["message"], None  # the teacher ended it
+        elif kind == "walk":
+            self.walk = frame
+        elif kind == "walk_presence":
+            self.walk_presence = frame
+        elif kind == "walk_tally":
+            self.tally = frame
+        elif kind == "class":
+            self.class_rows = {row["name"]: row for row in frame["rows"]}
+            self.watching = self.watching or "watch" in frame
+        elif kind == "class_row":
+            self.class_rows[frame["row"]["name"]] = frame["row"]
+
+    def _member_fields(self, role: str) -> dict[str, Any]:
+        """Who a class request is from: the teacher (the secret), or the student (their name and class token)."""
+        return {"teacher": self.teacher} if role == "teacher" else {"name": self.name, "token": self.class_token}
+
+    def _walk_fields(self) -> dict[str, Any]:
+        if self.walk_code is None or self.walk_role is None:
+            raise TableRefused({"message": "this client follows no walkthrough: open or join one first"})
+        return {"code": self.walk_code, "role": self.walk_role, **self._member_fields(self.walk_role)}
 
     def _send(self, frame: dict[str, Any]) -> None:
         if self._ws is None or not self.connected:

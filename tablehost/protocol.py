@@ -17,6 +17,28 @@ short text), which the reply echoes as ``re``. The ops and their fields
 ``ping``       nothing
 =============  =================================================================
 
+The class together (``classroom.py``; ``docs/host.md``, "The class together"):
+``teacher`` is the local teacher secret (on a hub, the connection's user must
+be a teacher), ``name`` and ``token`` a student's class name and class token.
+
+================  ==============================================================
+``walk_open``     ``teacher``, ``game``, ``players``, ``options``, ``seat``, ``shows``, ``name``, ``seed``
+``walk_join``     ``code``, ``name``, ``token``, ``role`` (``student``, or ``teacher`` with ``teacher``)
+``walk_state``    ``code``, ``name``, ``token``, ``role``
+``walk_move``     ``teacher``, ``code``, ``move``
+``walk_step``     ``teacher``, ``code``, ``ply``
+``walk_ask``      ``teacher``, ``code``, ``seat`` (optional)
+``walk_try``      ``code``, ``name``, ``token``, ``number``, ``move``
+``walk_leave``    ``code``, ``name``, ``token``, ``role``
+``walk_close``    ``teacher``, ``code``
+``walk_list``     ``teacher``
+``class_join``    ``name``, ``token`` (none the first time)
+``class_stars``   ``name``, ``token``, ``game``, ``stars``
+``class_where``   ``name``, ``token``, ``page``, ``lesson``, ``step``, ``table``
+``class_list``    ``teacher``
+``class_clear``   ``teacher``, ``name`` (optional: everyone)
+================  ==============================================================
+
 On JupyterHub (``--hub-auth``) the connection's hub user stands for ``token``.
 A refused request gets ``{"type": "error", "op": ..., "re": ..., "message": ...}``
 and the connection stays open.
@@ -52,6 +74,44 @@ OPS: dict[str, Handler] = {
     "ping": lambda host, who, f: Sent({"type": "pong"}),
 }
 
+CLASS_OPS: dict[str, Handler] = {
+    "walk_open": lambda host, who, f: host.classroom.walk_open(
+        who,
+        f.get("game"),
+        f.get("players"),
+        f.get("options"),
+        f.get("seat", 0),
+        f.get("shows", "all"),
+        f.get("name"),
+        f.get("seed"),
+    ),
+    "walk_join": lambda host, who, f: host.classroom.walk_join(
+        who, f.get("code"), f.get("name"), f.get("role", "student")
+    ),
+    "walk_state": lambda host, who, f: host.classroom.walk_state(
+        who, f.get("code"), f.get("name"), f.get("role", "student")
+    ),
+    "walk_move": lambda host, who, f: host.classroom.walk_move(who, f.get("code"), f.get("move")),
+    "walk_step": lambda host, who, f: host.classroom.walk_step(who, f.get("code"), f.get("ply")),
+    "walk_ask": lambda host, who, f: host.classroom.walk_ask(who, f.get("code"), f.get("seat")),
+    "walk_try": lambda host, who, f: host.classroom.walk_try(
+        who, f.get("code"), f.get("name"), f.get("number"), f.get("move")
+    ),
+    "walk_leave": lambda host, who, f: host.classroom.walk_leave(
+        who, f.get("code"), f.get("name"), f.get("role", "student")
+    ),
+    "walk_close": lambda host, who, f: host.classroom.walk_close(who, f.get("code")),
+    "walk_list": lambda host, who, f: host.classroom.walk_list(who),
+    "class_join": lambda host, who, f: host.classroom.class_join(who, f.get("name")),
+    "class_stars": lambda host, who, f: host.classroom.class_stars(who, f.get("name"), f.get("game"), f.get("stars")),
+    "class_where": lambda host, who, f: host.classroom.class_where(
+        who, f.get("name"), f.get("page"), f.get("lesson"), f.get("step"), f.get("table")
+    ),
+    "class_list": lambda host, who, f: host.classroom.class_list(who),
+    "class_clear": lambda host, who, f: host.classroom.class_clear(who, f.get("name")),
+}
+OPS |= CLASS_OPS
+
 
 def read_frame(message: str | bytes) -> dict[str, Any]:
     """The request in a text frame, or BadRequest saying what is wrong with it (quoting it briefly)."""
@@ -83,24 +143,25 @@ def request_id(frame: dict[str, Any]) -> int | str | None:
     raise BadRequest(f"a request id is a whole number or a text of up to {MAX_ID} characters, not {brief(rid)}")
 
 
-def dispatch(host: TableHost, frame: dict[str, Any], user: str | None = None) -> Sent:
-    """Carry out one request for a connection (``user``: its hub user, if any)."""
+def dispatch(host: TableHost, frame: dict[str, Any], user: str | None = None, teacher: bool = False) -> Sent:
+    """Carry out one request for a connection (``user``: its hub user, if any; ``teacher``: the hub counts that
+    user a teacher)."""
     op = frame.get("op")
     if op == "undo":
         raise BadRequest(NO_UNDO)
     if not isinstance(op, str) or op not in OPS:
         raise BadRequest(f"unknown op {brief(op)}; the ops are: {', '.join(OPS)}")
-    return OPS[op](host, Who(frame.get("token"), user), frame)
+    return OPS[op](host, Who(frame.get("token"), user, frame.get("teacher"), teacher), frame)
 
 
-def handle(host: TableHost, message: str | bytes, user: str | None = None) -> Sent:
+def handle(host: TableHost, message: str | bytes, user: str | None = None, teacher: bool = False) -> Sent:
     """A text frame answered: its reply (an error frame when refused: the table unchanged) and the seats' pushes."""
     op, rid = None, None
     try:
         frame = read_frame(message)
         op = frame.get("op") if isinstance(frame.get("op"), str) else None
         rid = request_id(frame)
-        sent = dispatch(host, frame, user)
+        sent = dispatch(host, frame, user, teacher)
     except TableError as error:
         return Sent(error_frame(str(error), op, rid), refused=error)
     if rid is not None:

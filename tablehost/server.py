@@ -14,6 +14,14 @@ A frame larger than ``MAX_FRAME`` is not read: tornado closes the connection
 the close reason; a client reconnects by itself. A connection that tries
 ``MAX_UNKNOWN_CODES`` codes no table has is closed (codes are guessed, not
 typed wrong that often).
+
+The class (``classroom.py``) rides on the same relay: a walkthrough's members
+are held as ``(code, member)`` like seats, a teacher's class list as
+``(CLASS_WATCH, n)``; one frame pushed to 30 students is encoded once. The
+strong bot's move for a teacher's question is found in a process of its own
+(a second or so, started at the first question: a thread would hold the GIL
+the loop needs for every answer), once per question, and put in the tally on
+the loop.
 """
 
 from __future__ import annotations
@@ -22,9 +30,13 @@ import asyncio
 import contextlib
 import json
 import logging
+import multiprocessing
+import os
 import socket
+import threading
+import time
 from collections.abc import Iterable
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 
@@ -36,9 +48,11 @@ from tornado.netutil import bind_sockets
 from tornado.websocket import WebSocketClosedError, WebSocketHandler, WebSocketProtocol13
 
 from tablehost.auth import Auth, AuthError, LocalAuth
+from tablehost.classroom import CLASS_WATCH
 from tablehost.protocol import MAX_FRAME, error_frame, handle
 from tablehost.store import Store
 from tablehost.tables import AWAY_AFTER, Sent, TableHost, UnknownTable
+from tablehost.walkthrough import BestTurn
 
 log = logging.getLogger("tablehost")
 
@@ -46,6 +60,7 @@ BOT_DELAY = 0.6  # seconds between a move and a bot's answer to it, so a player 
 BOT_THREADS = 2
 MAX_UNKNOWN_CODES = 10
 PING_SECONDS = 15.0  # a silent connection is pinged, and dropped when a ping goes unanswered as long
+PARENT_CHECK = 1.0  # seconds between the thinker's looks at whether the host is still there
 TOO_BIG = f"refused: a frame over {MAX_FRAME} bytes (64 KB) is not read; send smaller frames"
 SUPERSEDED = "this seat was taken up on another connection; this one no longer receives its frames"
 
@@ -61,6 +76,8 @@ class Settings:
     away_after: float = AWAY_AFTER
     bot_delay: float = BOT_DELAY
     synchronous: str = "FULL"
+    new_teacher_link: bool = False  # draw a new teacher secret even if the file keeps one (the old link stops)
+    teacher_page: str = ""  # the page the printed teacher link opens (make app: the course's first page)
 
 
 class Relay:
@@ -73,6 +90,8 @@ class Relay:
         self.sockets: set[TableSocket] = set()
         self._bots_due: dict[str, asyncio.TimerHandle] = {}  # tables whose bots play after the pause
         self._pool = ThreadPoolExecutor(BOT_THREADS, thread_name_prefix="tablehost-bot")
+        self._thinker: ProcessPoolExecutor | None = None  # the tallies' strong bot, started at the first question
+        self._thinking: set[tuple[str, int]] = set()  # questions whose best move is being found
         self._tasks: set[asyncio.Future[Any]] = set()
 
     def deliver(self, sent: Sent, asker: TableSocket | None = None) -> None:
@@ -96,12 +115,38 @@ class Relay:
         socket.seats.add((code, seat))
 
     def let_go(self, socket: TableSocket, seats: Iterable[tuple[str, int]]) -> None:
-        """``socket`` is closed or left: its seats are disconnected, and every other seat is told."""
+        """``socket`` is closed or left: its seats (and walkthrough members, class watches) are disconnected, and
+        every other seat is told."""
+        classroom = self.host.classroom
         for code, seat in list(seats):
             socket.seats.discard((code, seat))
             if self.holders.get((code, seat)) is socket:
                 del self.holders[(code, seat)]
-                self.deliver(self.host.connected(code, seat, False))
+                is_class = code == CLASS_WATCH or code in classroom.walks
+                self.deliver(
+                    classroom.connected(code, seat, False) if is_class else self.host.connected(code, seat, False)
+                )
+
+    def think(self, code: str) -> None:
+        """Find the strong bot's move for a walkthrough's open question on the thinker's thread, once a question."""
+        for turn in self.host.classroom.best_turns(code):
+            if (turn.code, turn.number) not in self._thinking:
+                self._thinking.add((turn.code, turn.number))
+                task = asyncio.ensure_future(self._think(turn))
+                self._tasks.add(task)
+                task.add_done_callback(self._tasks.discard)
+
+    async def _think(self, turn: BestTurn) -> None:
+        if self._thinker is None:  # spawned, not forked: the host's loop, sockets and file stay its own
+            context = multiprocessing.get_context("spawn")
+            self._thinker = ProcessPoolExecutor(1, context, initializer=watch_parent, initargs=(os.getpid(),))
+        try:
+            move = await asyncio.get_running_loop().run_in_executor(self._thinker, turn.choose)
+            self.deliver(self.host.classroom.best_found(turn, move))
+        except Exception:
+            log.exception("the strong bot failed on question %s of walkthrough %s", turn.number, turn.code)
+        finally:
+            self._thinking.discard((turn.code, turn.number))
 
     def schedule_bots(self, code: str) -> None:
         """Play the bots of a table after ``bot_delay``, unless they are already scheduled or none may act."""
@@ -135,8 +180,12 @@ class Relay:
         """Tell the tables whose players went away, and forget the tables that are done with (``forget_old``)."""
         self.deliver(self.host.check_away())
         for code in self.host.forget_old():
-            for seat in [key for key in self.holders if key[0] == code]:
-                self.holders.pop(seat).seats.discard(seat)
+            self.drop(code)
+
+    def drop(self, code: str) -> None:
+        """No connection holds anything of ``code`` any more (a table forgotten, a walkthrough ended)."""
+        for key in [key for key in self.holders if key[0] == code]:
+            self.holders.pop(key).seats.discard(key)
 
     def close(self) -> None:
         """Cancel the bots' pauses and thinking (their moves are not played: a restarted host plays them)."""
@@ -145,6 +194,8 @@ class Relay:
         for task in self._tasks:
             task.cancel()
         self._pool.shutdown(wait=False, cancel_futures=True)
+        if self._thinker is not None:
+            self._thinker.shutdown(wait=False, cancel_futures=True)
 
 
 class _Protocol(WebSocketProtocol13):
@@ -164,13 +215,16 @@ class TableSocket(WebSocketHandler):
     def initialize(self, relay: Relay, auth: Auth) -> None:
         self.relay, self.auth = relay, auth
         self.user: str | None = None
+        self.teacher = False  # the hub counts the user a teacher
         self.seats: set[tuple[str, int]] = set()
         self.unknown_codes = 0
 
     async def prepare(self) -> None:
-        """On a hub, the connection's user from its token; a connection without one is refused before the upgrade."""
+        """On a hub, the connection's user from its token (and whether a teacher); a connection without one is
+        refused before the upgrade."""
         try:
-            self.user = await self.auth.identify(self.request.headers)
+            identity = await self.auth.identity(self.request.headers)
+            self.user, self.teacher = identity.name, identity.teacher
         except AuthError as error:
             self.set_status(error.status)
             self.finish({"type": "error", "op": None, "message": str(error)})
@@ -193,16 +247,24 @@ class TableSocket(WebSocketHandler):
             self.send(json.dumps(error_frame("the table host failed on this request; it was logged")))
 
     def _answer(self, message: str | bytes) -> None:
-        """Carry out a request: hold the seat it seated, reply, push, and let the bots of its table answer."""
-        sent = handle(self.relay.host, message, self.user)
+        """Carry out a request: hold the seat (or walkthrough member, class watch) it gave, reply, push, and let the
+        bots of its table answer (or the strong bot a teacher's question)."""
+        sent = handle(self.relay.host, message, self.user, self.teacher)
         reply = sent.reply
-        if reply.get("type") == "seated":
-            self.relay.hold(self, reply["code"], reply["seat"])
-        elif reply.get("type") == "left":
-            self.relay.let_go(self, [(reply["code"], reply["seat"])])
+        held, released = holding(reply)
+        if held is not None:
+            if held[0] == CLASS_WATCH:  # one class list a connection: the watch before this one ends
+                self.relay.let_go(self, [key for key in self.seats if key[0] == CLASS_WATCH])
+            self.relay.hold(self, *held)
+        elif released is not None:
+            self.relay.let_go(self, [released])
         self.relay.deliver(sent, self)
         if isinstance(sent.refused, UnknownTable):
             self._count_unknown()
+        elif reply.get("type") == "walk_asked":
+            self.relay.think(reply["code"])
+        elif reply.get("type") == "walk_closed":
+            self.relay.drop(reply["code"])
         elif "code" in reply:
             self.relay.schedule_bots(reply["code"])
 
@@ -219,6 +281,34 @@ class TableSocket(WebSocketHandler):
     def on_close(self) -> None:
         self.relay.sockets.discard(self)
         self.relay.let_go(self, self.seats)
+
+
+def watch_parent(parent: int) -> None:
+    """In the thinker's process: end it once the host that started it is gone (killed, even with SIGKILL, it cannot
+    say so; its pool's pipes would keep the process waiting for ever)."""
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(PARENT_CHECK)
+        os._exit(0)
+
+    threading.Thread(target=watch, name="tablehost-watch-parent", daemon=True).start()
+
+
+def holding(reply: dict[str, Any]) -> tuple[tuple[str, int] | None, tuple[str, int] | None]:
+    """What a reply makes its connection hold (a seat, a walkthrough member, a class watch) or let go of."""
+    kind = reply.get("type")
+    if kind == "seated":
+        return (reply["code"], reply["seat"]), None
+    if kind == "walk_joined":
+        return (reply["code"], reply["member"]), None
+    if kind == "class":
+        return (CLASS_WATCH, reply["watch"]), None
+    if kind == "left":
+        return None, (reply["code"], reply["seat"])
+    if kind == "walk_left":
+        return None, (reply["code"], reply["member"])
+    return None, None
 
 
 class Health(tornado.web.RequestHandler):
@@ -262,6 +352,7 @@ class TableServer:
         self._http: HTTPServer | None = None
         self._away: PeriodicCallback | None = None
         self.url = ""
+        self.teacher_secret: str | None = None  # drawn at this start (local host only): python -m tablehost prints it
 
     async def start(self) -> str:
         """Listen (port 0 takes a free one), resume the bots of every reloaded table, and return the URL."""
@@ -275,6 +366,10 @@ class TableServer:
         self._away.start()
         for code in self.host.tables:
             self.relay.schedule_bots(code)
+        for code in self.host.classroom.walks:
+            self.relay.think(code)
+        if not self.settings.hub_auth:
+            self.teacher_secret = self.host.classroom.teacher_link(self.settings.new_teacher_link)
         return self.url
 
     async def stop(self) -> None:

@@ -90,10 +90,16 @@ class NotSaved(TableError):
 
 @dataclass(frozen=True)
 class Who:
-    """Who is asking: a seat token (a local host) or a hub user name (``--hub-auth``), or neither yet."""
+    """Who is asking: a seat token (a local host) or a hub user name (``--hub-auth``), or neither yet.
+
+    For the class (``classroom.py``): ``token`` is also a student's class token, ``secret`` the teacher secret a
+    local host's teacher sends, and ``teacher`` whether the hub counts the connection's user a teacher.
+    """
 
     token: object = None  # a str when given; anything else is refused by the seat check, quoted
     user: str | None = None
+    secret: object = None
+    teacher: bool = False
 
 
 @dataclass
@@ -269,6 +275,9 @@ class TableHost:
         if store is not None:
             self._codes = store.codes()
             self._load(store.load(since=time.time() - keep))
+        from tablehost.classroom import Classroom  # here: classroom.py builds on this module
+
+        self.classroom = Classroom(store, codes=self._codes)  # walkthroughs and the class; codes shared with tables
 
     # -- the lobby ---------------------------------------------------------------------
 
@@ -354,7 +363,7 @@ class TableHost:
             return Sent(reply, self._free(table, seat))
         self._set_connected(seat, False)
         seat.since -= self.away_after
-        return Sent(reply, self.check_away())
+        return Sent(reply, self.check_away().pushes)
 
     # -- play --------------------------------------------------------------------------
 
