@@ -1,7 +1,7 @@
 """A student who leaves the script, in Chromium: presses what a table offers, by clicks, until the game ends.
 
 A student who has finished the guided first game presses "play on"; one who
-scrolls down plays the page's own table; one at the bottom opens the finished
+scrolls down plays the page's own table (in the dark theme); one at the bottom opens the finished
 game on a table, steps back and plays their own line from there. Each of them
 presses whatever the table offers: a card or piece of their own, then one of
 the places the table marks as allowed (at random, seeded; each press a click,
@@ -281,9 +281,13 @@ def kernel(page: Page) -> Kernel:
     return Kernel(page)
 
 
-def open_game_page(page: Page, voila: str, game: str) -> None:
-    page.goto(f"{voila}/voila/render/{game}.ipynb")
+def open_game_page(page: Page, voila: str, game: str, query: str = "") -> None:
+    page.goto(f"{voila}/voila/render/{game}.ipynb{query}")
     expect(page.locator(".hk-table.hk-main .hk-message")).to_have_attribute("aria-live", "polite")
+
+
+# Whether the page is drawn dark (Voilà's ?theme=dark): its background's red, green and blue all low.
+DARK_PAGE = "() => getComputedStyle(document.body).backgroundColor.match(/\\d+/g).slice(0, 3).every((c) => +c < 80)"
 
 
 def test_after_the_guided_game_play_on_plays_to_the_end(page: Page, kernel: Kernel, voila: str, game: str) -> None:
@@ -294,7 +298,8 @@ def test_after_the_guided_game_play_on_plays_to_the_end(page: Page, kernel: Kern
 
 
 def test_the_pages_play_table_plays_to_the_end(page: Page, kernel: Kernel, voila: str, game: str) -> None:
-    open_game_page(page, voila, game)
+    open_game_page(page, voila, game, "?theme=dark")  # a whole game in the dark theme (the other tables: light)
+    assert page.evaluate(DARK_PAGE), "the page is drawn dark"
     play_to_the_end(kernel, page.locator(".hk-table.hk-main"), game, random.Random(f"play {game}"))
     if not STUDENTS[game].picks_play:  # every pick-up was counted, and each sent nothing
         assert kernel.pick_ups > 0, f"{game}: the student picked nothing up on the way to the end"
