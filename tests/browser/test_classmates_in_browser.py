@@ -19,6 +19,7 @@ import json
 import random
 import re
 import threading
+import time
 from collections.abc import Callable, Coroutine, Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -38,7 +39,7 @@ if TYPE_CHECKING:
 
 MAIN = ".hk-table.hk-main"
 BLACK = Student('button.hk-sq[title*=": Black, hatted"]', 600)  # Sombrero's student who sits at Black
-PRESSES = 400  # presses both students make at most in a whole game of Hats for two
+PRESSES = 1500  # presses both students make at most in a whole game (Madder's three rounds, a Hats Off! match)
 
 
 class HostThread:
@@ -148,22 +149,27 @@ def seat_two(maya: Laptop, ben: Laptop, url: str, players: str = "", theme: str 
     return code, comms
 
 
-def test_two_classmates_play_hats_to_the_end_each_seeing_only_their_own_hand(
-    browser: Browser, app: str, host: HostThread
+# Each game whose hidden cards must stay hidden: its page, and the players pill pressed (none: the first offered).
+HIDING = {"hats": ("hats", "2"), "madder": ("madder_than_a_hatter", ""), "hats-off": ("hats_off", "2")}
+
+
+@pytest.mark.parametrize("game", HIDING)
+def test_two_classmates_play_to_the_end_each_browser_sent_only_what_their_seat_may_see(
+    browser: Browser, app: str, host: HostThread, game: str
 ) -> None:
+    page, players = HIDING[game]
     maya, ben = Laptop.open(browser, "Maya", 1280), Laptop.open(browser, "Ben", 390)
-    code, comms = seat_two(maya, ben, f"{app}/voila/render/hats.ipynb", players="2", theme="&theme=dark")
+    code, comms = seat_two(maya, ben, f"{app}/voila/render/{page}.ipynb", players=players, theme="&theme=dark")
     expect(ben.fold.locator(".hk-lobby")).to_contain_text("Waiting for Maya to press Start.")
     expect(maya.fold.locator(".hk-lobby")).to_contain_text("Ben, connected")
     maya.fold.get_by_role("button", name="Start", exact=True).click()
     for laptop in (maya, ben):
         expect(laptop.fold).to_be_hidden()
-        expect(laptop.table.locator(".hk-own")).to_contain_text("you")
-    snap(maya.page, "classmates-playing-maya")
-    snap(ben.page, "classmates-playing-ben-phone-dark")
+    snap(maya.page, f"classmates-{game}-maya")
+    snap(ben.page, f"classmates-{game}-ben-phone-dark")
     secrets = Secrets(host, code, comms)
-    seens = [Seen(STUDENTS["hats"]), Seen(STUDENTS["hats"])]
-    presses = play_together([maya, ben], seens, random.Random("classmates"), all_over, secrets.check)
+    seens = [Seen(STUDENTS[page]), Seen(STUDENTS[page])]
+    presses = play_together([maya, ben], seens, random.Random(f"classmates {game}"), all_over, secrets.check)
     assert host.read(lambda: host.server.host.tables[code].game.is_over)
     secrets.check_searched()
     print(f"{presses} presses; {secrets.checked} searches of the frames for hidden cards")
@@ -224,25 +230,34 @@ Looks = list[dict[str, Any]]
 def play_together(
     laptops: list[Laptop], seens: list[Seen], rng: random.Random, done: Callable[[Looks], bool], after: Any = None
 ) -> int:
-    """Whoever's table says it is their move presses what a student would, until ``done(what each table shows)``;
-    ``after(laptops)`` after every press. The number of presses."""
+    """Whoever's table offers something to press presses what a student would (in a race both may: one of them,
+    at random), until ``done(what each table shows)``; ``after(laptops)`` after every press. It fails when
+    neither table offers anything for as long as a move may take. The number of presses."""
+    stuck_since = time.monotonic()
     for presses in range(PRESSES):
         looks = [seen.look(laptop.table) for seen, laptop in zip(seens, laptops, strict=True)]
         if done(looks):
             return presses
-        acting = [at for at, now in enumerate(looks) if not now["over"] and not now["thinking"]]
-        if not acting:  # the classmate's move is on its way to this table
+        ready = [at for at, now in enumerate(looks) if not now["over"] and any(now[kind] for kind in ORDER)]
+        if not ready:  # a classmate's move, or the host's bot, is on its way to these tables
+            assert time.monotonic() - stuck_since < PATIENCE / 1000, f"nothing to press: {[*map(status, laptops)]}"
             laptops[0].page.wait_for_timeout(50)
             continue
-        laptop, now, seen = laptops[acting[0]], looks[acting[0]], seens[acting[0]]
-        kind = next((kind for kind in ORDER if now[kind]), None)
-        assert kind is not None, f"{laptop.name}: their move, and nothing to press"
+        at = rng.choice(ready)
+        laptop, now, seen = laptops[at], looks[at], seens[at]
+        kind = next(kind for kind in ORDER if now[kind])
         name = press_one(laptop.table, laptop.kernel, kind, int(now[kind]), rng, seen)
-        if name is not None and kind == "allowed":
-            moved_on(laptop.table, int(now["moves"]), f"{name} was marked as allowed, and pressing it played nothing")
+        if name is not None and kind == "allowed":  # a move played, or a hat picked up that starts several choices
+            failure = f"{name} was marked as allowed, and pressing it played nothing"
+            moved_on(laptop.table, int(now["moves"]), failure, picked=True)
+        stuck_since = time.monotonic()
         if after is not None:
             after(laptops)
-    pytest.fail(f"not done after {PRESSES} presses (patience {PATIENCE} ms a move)")
+    pytest.fail(f"not done after {PRESSES} presses")
+
+
+def status(laptop: Laptop) -> str:
+    return " ".join(laptop.table.locator(".hk-status").inner_text().split())
 
 
 def all_over(looks: Looks) -> bool:
