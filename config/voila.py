@@ -215,9 +215,11 @@ def prelaunch_hook(
     """Answer a text page without a kernel (tornado's Finish ends the request), else set the `_xsrf` cookie.
 
     A game page's cells tagged SAVED_TAG are shown from their saved outputs (:func:`with_saved_outputs`).
-    A text page takes its theme from the link (``?theme=dark``) as Voilà's game pages do (voila.json).
+    A text page takes its theme from the link (``?theme=dark``) as Voilà's game pages do (voila.json). The index
+    opened with the teacher's link (``?teacher=<secret>``) runs, for its live class list
+    (widgets/teaching/classlist.py).
     """
-    if needs_kernel(notebook):
+    if needs_kernel(notebook) or handler.get_argument("teacher", ""):  # the teacher's class list runs (classlist.py)
         handler.xsrf_token  # noqa: B018  (reading it sets the cookie)
         return with_saved_outputs(notebook)
     settings = handler.voila_configuration

@@ -11,16 +11,20 @@ loads, and on a busy machine a single early read sees half a table.
 
 from __future__ import annotations
 
+import asyncio
 import importlib.util
 import os
 import subprocess
 import sys
+import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Coroutine, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import pytest
+
+from tablehost.server import Settings, TableServer
 
 if TYPE_CHECKING:
     from playwright.sync_api import Browser, Locator, Page
@@ -356,3 +360,45 @@ def snap(page: Page, name: str) -> None:
     page.set_viewport_size({"width": window["width"], "height": SHOT_HEIGHT})
     table.screenshot(path=path, animations="disabled")
     page.set_viewport_size(window)
+
+
+# -- a table host in the test's process ------------------------------------------------------------------
+
+
+class HostThread:
+    """A table host on its own asyncio loop in a thread of this process; :meth:`call` runs work on that loop."""
+
+    def __init__(self) -> None:
+        self.loop = asyncio.new_event_loop()
+        threading.Thread(target=self.loop.run_forever, daemon=True).start()
+        self.server = TableServer(Settings(bind="127.0.0.1:0", bot_delay=0.05))
+        self.url: str = self.call(self.server.start())
+
+    def call(self, work: Coroutine[Any, Any, Any]) -> Any:
+        return asyncio.run_coroutine_threadsafe(work, self.loop).result(30)
+
+    def read(self, read: Callable[[], Any]) -> Any:
+        """``read()`` on the host's loop, between two of its steps (never while it applies a move)."""
+
+        async def on_loop() -> Any:
+            return read()
+
+        return self.call(on_loop())
+
+    def stop(self) -> None:
+        self.call(self.server.stop())
+        self.loop.call_soon_threadsafe(self.loop.stop)
+
+
+@pytest.fixture(scope="module")
+def own_host() -> Iterator[HostThread]:
+    """A table host in this process, for a test module that reads its games (to know what is hidden)."""
+    running = HostThread()
+    yield running
+    running.stop()
+
+
+@pytest.fixture(scope="module")
+def own_app(serve_app: Callable[..., Server], own_host: HostThread) -> str:
+    """Voilà serving notebooks/ as `make app` does, its kernels told the address of :func:`own_host`."""
+    return serve_app(host=own_host.url).url

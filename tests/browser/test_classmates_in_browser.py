@@ -14,69 +14,28 @@ host's address (TABLETOP_URL).
 
 from __future__ import annotations
 
-import asyncio
 import json
 import random
 import re
-import threading
 import time
-from collections.abc import Callable, Coroutine, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 import pytest
 from playwright.sync_api import expect
 
-from tablehost.server import Settings, TableServer
-from tests.browser.conftest import WIDGET_TIMEOUT_MS, snap
+from tests.browser.conftest import WIDGET_TIMEOUT_MS, HostThread, snap
 from tests.browser.student import ORDER, PATIENCE, STUDENTS, Kernel, Seen, Student, kernel_message, moved_on, press_one
 from tests.test_tablehost import card_ids, hidden_from, pattern
 
 if TYPE_CHECKING:
     from playwright.sync_api import Browser, Locator, Page, WebSocket
 
-    from tests.conftest import Server
 
 MAIN = ".hk-table.hk-main"
 BLACK = Student('button.hk-sq[title*=": Black, hatted"]', 600)  # Sombrero's student who sits at Black
 PRESSES = 1500  # presses both students make at most in a whole game (Madder's three rounds, a Hats Off! match)
-
-
-class HostThread:
-    """A table host on its own asyncio loop in a thread of this process; :meth:`call` runs work on that loop."""
-
-    def __init__(self) -> None:
-        self.loop = asyncio.new_event_loop()
-        threading.Thread(target=self.loop.run_forever, daemon=True).start()
-        self.server = TableServer(Settings(bind="127.0.0.1:0", bot_delay=0.05))
-        self.url: str = self.call(self.server.start())
-
-    def call(self, work: Coroutine[Any, Any, Any]) -> Any:
-        return asyncio.run_coroutine_threadsafe(work, self.loop).result(30)
-
-    def read(self, read: Callable[[], Any]) -> Any:
-        """``read()`` on the host's loop, between two of its steps (never while it applies a move)."""
-
-        async def on_loop() -> Any:
-            return read()
-
-        return self.call(on_loop())
-
-    def stop(self) -> None:
-        self.call(self.server.stop())
-        self.loop.call_soon_threadsafe(self.loop.stop)
-
-
-@pytest.fixture(scope="module")
-def host() -> Iterator[HostThread]:
-    running = HostThread()
-    yield running
-    running.stop()
-
-
-@pytest.fixture(scope="module")
-def app(serve_app: Callable[..., Server], host: HostThread) -> str:
-    return serve_app(host=host.url).url
 
 
 @dataclass
@@ -155,11 +114,11 @@ HIDING = {"hats": ("hats", "2"), "madder": ("madder_than_a_hatter", ""), "hats-o
 
 @pytest.mark.parametrize("game", HIDING)
 def test_two_classmates_play_to_the_end_each_browser_sent_only_what_their_seat_may_see(
-    browser: Browser, app: str, host: HostThread, game: str
+    browser: Browser, own_app: str, own_host: HostThread, game: str
 ) -> None:
     page, players = HIDING[game]
     maya, ben = Laptop.open(browser, "Maya", 1280), Laptop.open(browser, "Ben", 390)
-    code, comms = seat_two(maya, ben, f"{app}/voila/render/{page}.ipynb", players=players, theme="&theme=dark")
+    code, comms = seat_two(maya, ben, f"{own_app}/voila/render/{page}.ipynb", players=players, theme="&theme=dark")
     expect(ben.fold.locator(".hk-lobby")).to_contain_text("Waiting for Maya to press Start.")
     expect(maya.fold.locator(".hk-lobby")).to_contain_text("Ben, connected")
     maya.fold.get_by_role("button", name="Start", exact=True).click()
@@ -167,10 +126,10 @@ def test_two_classmates_play_to_the_end_each_browser_sent_only_what_their_seat_m
         expect(laptop.fold).to_be_hidden()
     snap(maya.page, f"classmates-{game}-maya")
     snap(ben.page, f"classmates-{game}-ben-phone-dark")
-    secrets = Secrets(host, code, comms)
+    secrets = Secrets(own_host, code, comms)
     seens = [Seen(STUDENTS[page]), Seen(STUDENTS[page])]
     presses = play_together([maya, ben], seens, random.Random(f"classmates {game}"), all_over, secrets.check)
-    assert host.read(lambda: host.server.host.tables[code].game.is_over)
+    assert own_host.read(lambda: own_host.server.host.tables[code].game.is_over)
     secrets.check_searched()
     print(f"{presses} presses; {secrets.checked} searches of the frames for hidden cards")
     ben.page.reload()
@@ -182,7 +141,7 @@ def test_two_classmates_play_to_the_end_each_browser_sent_only_what_their_seat_m
 class Secrets:
     """The cards the host's game hides from each seat, searched for in the frames its browser's main table got."""
 
-    host: HostThread
+    own_host: HostThread
     code: str
     comms: dict[str, str]  # each classmate's main table's comm id
     seen: dict[str, int] = field(default_factory=dict)  # frames searched so far, by classmate
@@ -191,7 +150,7 @@ class Secrets:
 
     def check(self, laptops: list[Laptop]) -> None:
         for seat, laptop in enumerate(laptops):
-            hidden, own = self.host.read(lambda seat=seat: (self._hidden(seat), self._own(seat)))
+            hidden, own = self.own_host.read(lambda seat=seat: (self._hidden(seat), self._own(seat)))
             frames = laptop.received[self.seen.get(laptop.name, 0) :]
             self.seen[laptop.name] = self.seen.get(laptop.name, 0) + len(frames)
             for comm, text in frames:
@@ -209,12 +168,12 @@ class Secrets:
         assert all(self.own_named.get(name) for name in self.comms), f"own cards named: {self.own_named}"
 
     def _own(self, seat: int) -> set[str]:
-        game = self.host.server.host.tables[self.code].game
+        game = self.own_host.server.host.tables[self.code].game
         return set(game.view(seat).get("hand") or [])
 
     def _hidden(self, seat: int) -> set[str]:
         """What ``seat`` may not know now: hidden from it, and never shown in any of its own views so far."""
-        game = self.host.server.host.tables[self.code].game
+        game = self.own_host.server.host.tables[self.code].game
         if game.is_over:
             return set()  # the end shows every hand's favourite hat (H6)
         ids = card_ids(game)
@@ -271,10 +230,10 @@ def moves_played(laptops: list[Laptop], seens: list[Seen], rng: random.Random, m
 
 
 def test_a_classmate_who_reloads_mid_game_is_back_at_their_seat_and_plays_on(
-    browser: Browser, app: str, host: HostThread
+    browser: Browser, own_app: str, own_host: HostThread
 ) -> None:
     maya, ben = Laptop.open(browser, "Maya", 1280), Laptop.open(browser, "Ben", 1280)
-    code, _ = seat_two(maya, ben, f"{app}/voila/render/sombrero.ipynb")
+    code, _ = seat_two(maya, ben, f"{own_app}/voila/render/sombrero.ipynb")
     expect(maya.fold.get_by_role("button", name="Start", exact=True)).to_be_enabled()
     maya.fold.get_by_role("button", name="Start", exact=True).click()
     rng, seens = random.Random("reload"), [Seen(STUDENTS["sombrero"]), Seen(BLACK)]
@@ -283,6 +242,6 @@ def test_a_classmate_who_reloads_mid_game_is_back_at_their_seat_and_plays_on(
     expect(ben.fold).to_be_hidden()
     expect(ben.table).to_contain_text("Black (you)")
     expect(ben.table.locator(".hk-movelist > li")).to_have_count(
-        host.read(lambda: host.server.host.tables[code].game.ply)
+        own_host.read(lambda: own_host.server.host.tables[code].game.ply)
     )
     moves_played([maya, ben], [Seen(STUDENTS["sombrero"]), Seen(BLACK)], rng, moves=3)

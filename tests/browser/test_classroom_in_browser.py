@@ -79,9 +79,11 @@ def test_a_link_sets_the_table_up_and_copy_link_gives_it_back(page: Page, voila:
     expect(table.locator(".hk-seat")).to_have_count(4)
     expect(table.get_by_label("deal number")).to_have_value("42")
     open_share(table)
-    table.get_by_role("button", name="copy link").click()
-    expect(table.locator(".hk-copybox")).to_have_value(re.compile(rf"^{re.escape(voila)}/voila/render/hats\.ipynb\?"))
-    expect(table.locator(".hk-copybox")).to_have_value(
+    table.locator(".hk-share").get_by_role("button", name="copy link").click()
+    expect(table.locator(".hk-share .hk-copybox")).to_have_value(
+        re.compile(rf"^{re.escape(voila)}/voila/render/hats\.ipynb\?")
+    )
+    expect(table.locator(".hk-share .hk-copybox")).to_have_value(
         re.compile(r"[?&]seed=42&players=4&.*seats=reader,strong,reader,greedy")
     )
 
@@ -101,9 +103,9 @@ def test_copy_position_warns_and_a_bad_code_changes_nothing(page: Page, voila: s
     page.goto(f"{voila}/voila/render/sombrero.ipynb")
     table = page.locator(GAME_TABLE).first
     open_share(table)
-    table.get_by_role("button", name="copy position").click()
+    table.locator(".hk-share").get_by_role("button", name="copy position").click()
     expect(table.locator(".hk-message")).to_contain_text("holds every hidden card")
-    expect(table.locator(".hk-copybox")).to_have_value(re.compile(r"^[A-Za-z0-9_-]{40,}$"))
+    expect(table.locator(".hk-share .hk-copybox")).to_have_value(re.compile(r"^[A-Za-z0-9_-]{40,}$"))
     board = table.locator(".hk-area")
     before = board.inner_text()
     table.get_by_label("position code").fill("not-a-code")

@@ -114,9 +114,9 @@ def still_plays(table: Locator) -> None:
     """
     from playwright.sync_api import expect
 
-    box = table.locator(".hk-copybox")
+    box = table.locator(".hk-share .hk-copybox")
     open_share(table)  # the monkey may have folded it
-    table.get_by_role("button", name="copy position", exact=True).click()
+    table.locator(".hk-share").get_by_role("button", name="copy position", exact=True).click()
     expect(box).to_have_value(re.compile(r"^[A-Za-z0-9_-]{20,}$"))  # the position's code
-    table.get_by_role("button", name="copy link", exact=True).click()
+    table.locator(".hk-share").get_by_role("button", name="copy link", exact=True).click()
     expect(box).to_have_value(re.compile(r"^http://127\.0\.0\.1:\d+/voila/render/\S+\?\S*(seed|position)="))

@@ -48,6 +48,7 @@ NO_HOST = (
     " class's server (make app, or JupyterHub). Here you can still play a classmate on this screen: in"
     " “New game…”, choose “a reader (you)” for two seats and pass the laptop."
 )
+LOST = "The connection to the table host dropped before it answered: try again in a moment."
 UNREACHABLE = "The class's table host did not answer ({}). Ask your teacher whether the app is running, then try again."
 COPY_TIP = "copy a link that brings a classmate to this table"
 NO_NAME = "Type your name first: it is what your classmates see at the table."
@@ -63,18 +64,73 @@ class KeptSeats(ui.Custom):
 
     script = "kept_seats.js"
     keep = traitlets.Dict().tag(sync=True)  # the seat to remember: {"code", "token", "name"}
+    class_kept = traitlets.Dict().tag(sync=True)  # the class name and token to remember ("hatskit.class")
     most = traitlets.Int(KEPT_MOST).tag(sync=True)
 
 
-class Classmates(ui.Fold):
+class HostFold(ui.Fold):
+    """A fold that talks to the class's host (this one, and *Walkthrough…*): one request at a time, as a task on the
+    kernel's loop, said in words until the host answers; a refusal or a host that does not answer is a sentence
+    at the top of the fold (:attr:`note`), and nothing changes."""
+
+    table: TableFrame
+    note: ui.HTML
+
+    def _start_asking(self) -> None:
+        self._busy = False
+        self._tasks: set[asyncio.Task[None]] = set()
+
+    def say(self, text: str, error: bool = False) -> None:
+        """One sentence at the top of the fold (a refusal in the error colour)."""
+        self.note.value = f'<span class="hk-error">{html.escape(text)}</span>' if error else html.escape(text)
+        self.table.flush()
+
+    def settled(self) -> None:
+        """What the fold says once a request is answered: nothing."""
+        self.say("")
+
+    def _run(self, doing: str, work: Coroutine[Any, Any, Any]) -> None:
+        """Start ``work`` on the kernel's loop, saying ``doing`` until it is done; one request at a time."""
+        if self._busy:
+            work.close()
+            self.say("Wait a moment: the table host has not answered yet.", error=True)
+            return
+        self._busy = True
+        self.say(doing)
+        self._spawn(self._answered(work))
+
+    def _spawn(self, work: Coroutine[Any, Any, Any]) -> None:
+        task = asyncio.ensure_future(work)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def _answered(self, work: Coroutine[Any, Any, Any]) -> None:
+        """Await ``work``; a refusal, a lost connection or an unreachable host becomes the fold's sentence."""
+        from tornado.httpclient import HTTPClientError
+
+        from tablehost.client import TableConnectionLost, TableRefused
+
+        try:
+            await work
+            self.settled()
+        except TableRefused as refusal:
+            self.say(as_sentence(str(refusal)), error=True)
+        except (TableConnectionLost, TimeoutError):
+            self.say(LOST, error=True)
+        except (OSError, ConnectionError, HTTPClientError) as error:
+            self.say(UNREACHABLE.format(error or type(error).__name__), error=True)
+        finally:
+            self._busy = False
+
+
+class Classmates(HostFold):
     """The fold, its lobby and the seat it opens; see the module docstring."""
 
     def __init__(self, table: TableFrame, url: str | None, code: str | None = None) -> None:
         self.table, self.url = table, url
         self.seat: ClientSeat | None = None
         self.kept: dict[str, dict[str, str]] = {}
-        self._busy = False
-        self._tasks: set[asyncio.Task[None]] = set()
+        self._start_asking()
         self._build(code)
         super().__init__(self._parts(), summary="Play with classmates…", tooltip=CLASSMATES_TIP)
         self.add_class("hk-classmates")
@@ -126,11 +182,6 @@ class Classmates(ui.Fold):
         for part in self.waiting:
             show(part, seated)
         show(self.start_button, self.seat is not None and self.seat.seat == 0)
-
-    def say(self, text: str, error: bool = False) -> None:
-        """One sentence at the top of the fold (a refusal in the error colour)."""
-        self.note.value = f'<span class="hk-error">{html.escape(text)}</span>' if error else html.escape(text)
-        self.table.flush()
 
     # -- presses ---------------------------------------------------------------------------------
 
@@ -220,9 +271,18 @@ class Classmates(ui.Fold):
         self.code_box.value = seat.code
         if seat.token is not None:
             self.kept_seats.keep = {"code": seat.code, "token": seat.token, "name": self.name_box.value.strip()}
+        self._tell_progress(seat.code)
         seat.listen(self._heard)
         self._show_choices()
         self._heard("seated", 0)
+
+    def _tell_progress(self, code: str) -> None:
+        """The page's lessons (widgets/teaching/progress.py) report to the teacher's class list under the name
+        typed here, and say that they do."""
+        from widgets.teaching.progress import name_given
+
+        if self.url is not None and self.name_box.value.strip():
+            name_given(self.url, self.name_box.value.strip(), code)
 
     def _heard(self, kind: str, before: int) -> None:
         """A frame: the lobby follows presence; the first state means the game began, and the table is the seat's."""
@@ -254,36 +314,6 @@ class Classmates(ui.Fold):
     def copy_link(self) -> None:
         """The table's link (the page's own, with ``?table=CODE``) to the clipboard."""
         self.clipboard.copy(self._link())
-
-    # -- running a request ---------------------------------------------------------------------------
-
-    def _run(self, doing: str, work: Coroutine[Any, Any, Any]) -> None:
-        """Start ``work`` on the kernel's loop, saying ``doing`` until it is done; one request at a time."""
-        if self._busy:
-            work.close()
-            self.say("Wait a moment: the table host has not answered yet.", error=True)
-            return
-        self._busy = True
-        self.say(doing)
-        task = asyncio.ensure_future(self._answered(work))
-        self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
-
-    async def _answered(self, work: Coroutine[Any, Any, Any]) -> None:
-        """Await ``work``; a refusal or an unreachable host becomes the fold's sentence, and nothing changes."""
-        from tornado.httpclient import HTTPClientError
-
-        from tablehost.client import TableRefused
-
-        try:
-            await work
-            self.say("")
-        except TableRefused as refusal:
-            self.say(_sentence(str(refusal)), error=True)
-        except (OSError, TimeoutError, ConnectionError, HTTPClientError) as error:
-            self.say(UNREACHABLE.format(error or type(error).__name__), error=True)
-        finally:
-            self._busy = False
 
 
 def lobby_html(seat: ClientSeat, game_id: str) -> str:
@@ -332,8 +362,8 @@ def _hub() -> dict[str, Any]:
     return {"hub_token": token} if token else {}
 
 
-def _sentence(text: str) -> str:
-    """The host's refusal as the fold shows it: a capital first and a full stop."""
+def as_sentence(text: str) -> str:
+    """The host's words as a fold shows them: a capital first and a full stop."""
     text = text.strip()
     text = text[:1].upper() + text[1:]
-    return text if text.endswith((".", "!", "?")) else f"{text}."
+    return text if text.endswith((".", "!", "?", ")")) else f"{text}."

@@ -184,6 +184,10 @@ class TableFrame(View):
         if problem is not None:
             table.say(f"This page's link could not be used ({problem}), so here is the usual table.", error=True)
         table.offer_classmates(os.environ.get(HOST_ENV) or None, code)
+        if os.environ.get(HOST_ENV):  # the walkthrough fold talks to the host (tornado: never on the static site)
+            from widgets.table.walkthrough import offer_walkthrough
+
+            offer_walkthrough(table, os.environ[HOST_ENV], query)
         table.add_class("hk-main")  # the page's play table: the skip link leads here
         table.flush()
         return table

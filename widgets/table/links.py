@@ -4,9 +4,12 @@ A page's address may end in a query that sets its table up:
 ``hats.ipynb?seed=42&players=4&seats=reader,strong,reader,greedy`` deals
 game 42 for four, and ``?position=<code>`` puts a position on the table. Any
 rule option of the game may be set the same way (``?memory_aid=yes``).
-``?table=KBQTZ`` brings a student to a classmates' table (widgets/table/classmates.py).
+``?table=KBQTZ`` brings a student to a classmates' table (widgets/table/classmates.py),
+``?walk=JZXVT`` to a walkthrough the teacher leads (widgets/table/walkthrough.py).
 ``?teacher=yes`` makes the page the teacher's screen, the only table that
-offers the teacher's view of every hand (no page links to it). Voilà
+offers the teacher's view of every hand (no page links to it); so does the
+link the class's host prints, ``?teacher=<secret>``, which also lets the
+page lead walkthroughs (the host checks the secret). Voilà
 hands the query to the page's kernel (the ``QUERY_STRING`` environment
 variable), where :func:`table_from_query` reads it; a bad query raises a
 :class:`LinkError` whose sentence the table shows over its default game.
@@ -37,6 +40,8 @@ MAX_POSITION_BYTES = 100_000  # a code that unpacks to more than this is refused
 PAGE_SETTINGS = ("theme", "template")  # Voilà's own query settings, left to Voilà
 TABLE = "table"  # ?table=KBQTZ: a table the class's host keeps (widgets/table/classmates.py)
 TEACHER = "teacher"  # ?teacher=yes: the teacher's screen, which may show every hand (no student's link has it)
+WALK = "walk"  # ?walk=JZXVT: a walkthrough the teacher leads (widgets/table/walkthrough.py)
+SECRET_CHARACTERS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_")
 TRUE_WORDS, FALSE_WORDS = ("yes", "true", "on", "1"), ("no", "false", "off", "0")
 
 
@@ -115,27 +120,39 @@ def teacher_from_query(query: str) -> bool:
     given = [value for name, value in parse_qsl(query.lstrip("?"), keep_blank_values=True) if name == TEACHER]
     if not given:
         return False
-    if len(given) > 1 or given[0].lower() not in TRUE_WORDS + FALSE_WORDS:
+    if len(given) > 1 or not (given[0].lower() in TRUE_WORDS + FALSE_WORDS or _is_secret(given[0])):
         raise LinkError(f"the link's teacher setting must be given once, as yes or no, not {', '.join(given)!r}")
-    return given[0].lower() in TRUE_WORDS
+    return given[0].lower() in TRUE_WORDS or _is_secret(given[0])
 
 
-def table_code_from_query(query: str) -> str | None:
-    """The classmates' table the link leads to (``table=KBQTZ``), in capitals, or None; a LinkError when it is not
-    a code."""
-    given = [value for name, value in parse_qsl(query.lstrip("?"), keep_blank_values=True) if name == TABLE]
+def teacher_secret_from_query(query: str) -> str | None:
+    """The class's teacher secret the host printed (``teacher=<secret>``), or None (``teacher=yes`` holds none).
+    Only the table host can tell whether it is the teacher's: the page sends it with the teacher's requests."""
+    given = [value for name, value in parse_qsl(query.lstrip("?"), keep_blank_values=True) if name == TEACHER]
+    return given[0] if len(given) == 1 and _is_secret(given[0]) else None
+
+
+def _is_secret(text: str) -> bool:
+    """Whether ``text`` has the shape of a host's teacher secret (``secrets.token_urlsafe``), not a yes or no."""
+    return 16 <= len(text) <= 128 and set(text) <= SECRET_CHARACTERS and text.lower() not in TRUE_WORDS + FALSE_WORDS
+
+
+def table_code_from_query(query: str, name: str = TABLE) -> str | None:
+    """The classmates' table the link leads to (``table=KBQTZ``; ``name="walk"``: the walkthrough, ``walk=JZXVT``),
+    in capitals, or None; a LinkError when it is not a code."""
+    given = [value for key, value in parse_qsl(query.lstrip("?"), keep_blank_values=True) if key == name]
     if not given:
         return None
     code = given[0].strip().upper()
     if len(given) > 1 or not (code.isascii() and code.isalpha() and len(code) <= MAX_TABLE_CODE):
-        raise LinkError(f"the link's table must be one code of letters such as KBQTZ, not {', '.join(given)!r}")
+        raise LinkError(f"the link's {name} must be one code of letters such as KBQTZ, not {', '.join(given)!r}")
     return code
 
 
 def _settings(query: str) -> dict[str, str]:
     """The query's settings by name (Voilà's own left out); a name given twice is an error."""
     pairs = [(name, value) for name, value in parse_qsl(query.lstrip("?"), keep_blank_values=True)]
-    pairs = [(name, value) for name, value in pairs if name not in (*PAGE_SETTINGS, TEACHER, TABLE)]
+    pairs = [(name, value) for name, value in pairs if name not in (*PAGE_SETTINGS, TEACHER, TABLE, WALK)]
     names = [name for name, _ in pairs]
     twice = sorted({name for name in names if names.count(name) > 1})
     if twice:

@@ -36,7 +36,7 @@ import asyncio
 import json
 from collections.abc import Awaitable, Callable, Coroutine, Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Self, cast
+from typing import Any, ClassVar, Self, cast
 
 import hatskit
 from hatskit.core import (
@@ -740,7 +740,31 @@ class ClientSeat(SeatAtHost):
 # -- a table at a shared seat --------------------------------------------------------------------------------
 
 
-class SharedTable(TableFrame):
+class KeptElsewhere(TableFrame):
+    """A mix-in for a table whose game another keeps (the host's seat, a teacher's walkthrough): no other game is
+    put on it, and no link or position code is given; each says why in the sentences the class names."""
+
+    no_new_game: ClassVar[str]
+    no_sharing: ClassVar[str]
+
+    def start(self, game: Any, seats: Sequence[str] | None = None) -> None:
+        """No other game: the one on the table is kept elsewhere."""
+        del game, seats
+        self.say(self.no_new_game, error=True)
+
+    def copy_link(self) -> None:
+        """No link: one would deal the game anew (a classmate joins by the table's code)."""
+        self.say(self.no_sharing, error=True)
+
+    def copy_position(self) -> None:
+        """No position code: it would hold every hidden card, and the table holds only what its seat sees."""
+        self.say(self.no_sharing, error=True)
+
+    def load_position(self) -> None:
+        self.say(self.no_sharing, error=True)
+
+
+class SharedTable(KeptElsewhere):
     """A mix-in that seats a game's table at a :class:`SeatAtHost`: ``class T(SharedTable, HatsTable)`` (see
     :func:`at_host`). The page's moves go to the host, which judges them (a race pad's timed answers too, which it
     settles on each device's own times: :meth:`play_answer`); a refusal is the host's sentence on the message line,
@@ -750,6 +774,7 @@ class SharedTable(TableFrame):
     """
 
     can_undo = False
+    no_new_game, no_sharing = NO_NEW_GAME, NO_SHARING
     shared: SeatAtHost
     _sending: bool  # a move of the reader's is on its way: the next frame is its answer
 
@@ -855,22 +880,6 @@ class SharedTable(TableFrame):
     def undo(self) -> None:
         """Nothing taken back: every player has seen the move."""
         self.say(NO_UNDO_HERE, error=True)
-
-    def start(self, game: Any, seats: Sequence[str] | None = None) -> None:
-        """No other game: the host dealt this one."""
-        del game, seats
-        self.say(NO_NEW_GAME, error=True)
-
-    def copy_link(self) -> None:
-        """No link: a classmate joins by the table's code (and a link would deal the game anew)."""
-        self.say(NO_SHARING, error=True)
-
-    def copy_position(self) -> None:
-        """No position code: it would hold every hidden card, and the seat holds only its own view."""
-        self.say(NO_SHARING, error=True)
-
-    def load_position(self) -> None:
-        self.say(NO_SHARING, error=True)
 
     def waiting_for(self, seat: int) -> str:
         """A classmate by the name they typed ("Maya (White)"); a host's bot by its seat's name."""
