@@ -217,7 +217,8 @@ def prelaunch_hook(
     A game page's cells tagged SAVED_TAG are shown from their saved outputs (:func:`with_saved_outputs`).
     A text page takes its theme from the link (``?theme=dark``) as Voilà's game pages do (voila.json). The index
     opened with the teacher's link (``?teacher=<secret>``) runs, for its live class list
-    (widgets/teaching/classlist.py).
+    (widgets/teaching/classlist.py). Any value runs it: only the host can judge the secret, and a kernel started
+    for a wrong one costs what opening a game page costs; its page then says the link is not a teacher's.
     """
     if needs_kernel(notebook) or handler.get_argument("teacher", ""):  # the teacher's class list runs (classlist.py)
         handler.xsrf_token  # noqa: B018  (reading it sets the cookie)

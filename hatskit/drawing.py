@@ -283,6 +283,17 @@ def without_rules(text: str) -> tuple[str, list[str]]:
     return _ASIDE.sub(drop, text).strip(), found
 
 
+def sentence(text: str, capital: bool = False) -> str:
+    """``text`` as a line a student reads, with exactly one mark at its end: a full stop unless the words (without
+    ruling ids, :func:`without_rules`) already end with ? ! . or …. The stop goes after any ids in brackets, so it
+    still ends the words once the message line has dropped them. ``capital`` raises the first letter, for the
+    table host's refusals, which start small (they are logged and sent as well as shown); a table's own lines
+    may start with a move ("tap2 is …") and keep their first letter."""
+    text = text.strip()
+    text = text[:1].upper() + text[1:] if capital else text
+    return text if not text or without_rules(text)[0].endswith((".", "!", "?", "…")) else f"{text}."
+
+
 def rule_name(rule: str) -> str:
     """A ruling id in words, as a "why?" names it: "rule H10: Last cookie"."""
     name = RULE_NAMES.get(rule, "")

@@ -21,10 +21,11 @@ from tablehost.server import TableServer
 from tests.helpers import said
 from tests.test_widgets_classmates import fold, run, served, until
 from widgets import HatsTable, SombreroTable
+from widgets.host import HOST_ENV
 from widgets.table.frame import TableFrame
 from widgets.teaching.class_report import NO_NAME_YET, SENT
 from widgets.teaching.classlist import ClassList, where_text
-from widgets.teaching.progress import HOST_ENV, Progress, name_given
+from widgets.teaching.progress import Progress, name_given
 from widgets.toolkit.parts import is_shown
 
 LESSONS = Path(__file__).resolve().parents[1] / "notebooks" / "lessons"

@@ -22,7 +22,8 @@ from tablehost.server import Settings, TableServer
 from tests.helpers import said
 from tests.test_widgets_shared import press_a_move
 from widgets import HatsTable, SombreroTable
-from widgets.table.classmates import HOST_ENV, NO_CODE, NO_HOST, NO_NAME, Classmates
+from widgets.host import HOST_ENV
+from widgets.table.classmates import NO_CODE, NO_HOST, NO_NAME, Classmates
 from widgets.table.frame import TableFrame
 from widgets.table.shared import SharedTable
 from widgets.toolkit.parts import is_shown

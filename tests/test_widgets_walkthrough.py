@@ -20,7 +20,7 @@ from tests.helpers import hand_button, said, tap
 from tests.test_widgets_classmates import served, until
 from tests.test_widgets_shared import press_a_move
 from widgets import HatsTable, SombreroTable
-from widgets.table.classmates import HOST_ENV
+from widgets.host import HOST_ENV
 from widgets.table.frame import TableFrame
 from widgets.table.links import table_from_query, teacher_from_query, teacher_secret_from_query
 from widgets.table.walkthrough import ClassTable, Following, Leading, LeadingTable
@@ -133,6 +133,26 @@ def test_your_move_counts_a_legal_answer_and_an_illegal_try_with_its_rule_on_the
             press_a_move(teacher, random.Random(4))  # type: ignore[arg-type]  # the teacher plays on
             await until(lambda: maya.game.ply == teacher.game.ply and "(closed)" in lead_of(teacher).tally_line.value)
             assert not maya.decides()
+
+    run(test)
+
+
+def test_a_student_is_told_the_rule_for_a_press_that_sends_no_try_and_the_hosts_reason_keeps_its_square() -> None:
+    """Sombrero's position is whole on a student's table: a press of an empty square is told the rule's reason (not a
+    made-up move), and the host's judgement of a two-press try reads as it was written ("h3 is …", not "H3 is …")."""
+
+    async def test() -> None:
+        async with served() as server:
+            teacher = await leading(server, SombreroTable, shows="all")
+            maya = await following(server, SombreroTable, lead_of(teacher).code or "", "Maya")
+            lead_of(teacher).ask_button.click()
+            await until(maya.decides)
+            tap(maya, maya.squares["e4"])
+            assert said(maya.message).endswith(f"{teacher.game.why_illegal('e4-e4')}."), said(maya.message)
+            assert "e4-e4" not in said(maya.message) and maya.decides(), "no try was spent"
+            tap(maya, maya.squares["h1"], maya.squares["h3"])
+            await until(lambda: "not allowed here" in said(maya.message))
+            assert "not allowed here: h3 is two squares away" in said(maya.message), said(maya.message)
 
     run(test)
 

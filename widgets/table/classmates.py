@@ -23,13 +23,14 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import html
-import os
 from collections.abc import Coroutine
 from typing import TYPE_CHECKING, Any
 
 import traitlets
 
 from hatskit.bots import bot_kinds
+from hatskit.drawing import sentence
+from widgets.host import hub_token, hub_user
 from widgets.table.setup import bot_name
 from widgets.toolkit import ui
 from widgets.toolkit.clipboard import Clipboard
@@ -39,8 +40,6 @@ if TYPE_CHECKING:
     from widgets.table.frame import TableFrame
     from widgets.table.shared import ClientSeat
 
-HOST_ENV = "TABLETOP_URL"  # where the kernel finds the class's table host
-HUB_TOKEN_ENV, HUB_USER_ENV = "JUPYTERHUB_API_TOKEN", "JUPYTERHUB_USER"
 KEPT_MOST = 20  # seats a browser remembers (the newest kept)
 CLASSMATES_TIP = "play classmates at their own laptops: open a table and give them its code, or join theirs"
 NO_HOST = (
@@ -114,7 +113,7 @@ class HostFold(ui.Fold):
             await work
             self.settled()
         except TableRefused as refusal:
-            self.say(as_sentence(str(refusal)), error=True)
+            self.say(sentence(str(refusal), capital=True), error=True)
         except (TableConnectionLost, TimeoutError):
             self.say(LOST, error=True)
         except (OSError, ConnectionError, HTTPClientError) as error:
@@ -144,9 +143,7 @@ class Classmates(HostFold):
     def _build(self, code: str | None) -> None:
         game_id = self.table.game_id
         self.note = html_line("hk-classmates-note")
-        self.name_box = ui.Text(
-            value=os.environ.get(HUB_USER_ENV, ""), description="your name", placeholder="the name classmates see"
-        )
+        self.name_box = ui.Text(value=hub_user() or "", description="your name", placeholder="the name classmates see")
         self.players_box = ui.Choices(options=list(self.table.spec.players), description="players")
         bots = [(f"{bot_name(game_id, kind)} bot", kind) for kind in bot_kinds(game_id)]
         self.bots_box = ui.Choices(options=bots, value=bots[min(1, len(bots) - 1)][1], description="empty seats get")
@@ -358,12 +355,5 @@ def _kept_seat(code: Any, seat: Any) -> bool:
 
 def _hub() -> dict[str, Any]:
     """On JupyterHub the kernel's hub token, which the host checks to know the user; elsewhere nothing."""
-    token = os.environ.get(HUB_TOKEN_ENV)
+    token = hub_token()
     return {"hub_token": token} if token else {}
-
-
-def as_sentence(text: str) -> str:
-    """The host's words as a fold shows them: a capital first and a full stop."""
-    text = text.strip()
-    text = text[:1].upper() + text[1:]
-    return text if text.endswith((".", "!", "?", ")")) else f"{text}."

@@ -69,9 +69,10 @@ from typing import Any, ClassVar, Protocol, Self
 import hatskit
 from hatskit.bots import Bot, make_bot
 from hatskit.core import Event, Game, GameSpec
-from hatskit.drawing import Told, move_list_html, score_panel_html, told_html, without_rules
+from hatskit.drawing import Told, move_list_html, score_panel_html, sentence, told_html
 from hatskit.lessons import load_lessons
-from widgets.table.classmates import HOST_ENV, Classmates
+from widgets.host import host_url
+from widgets.table.classmates import Classmates
 from widgets.table.links import (
     LinkError,
     game_from_code,
@@ -94,6 +95,18 @@ from widgets.toolkit.parts import View, column, html_line, is_shown, named_butto
 __all__ = ["READER", "SEAT_KINDS", "TableFrame", "check_seats"]
 
 BOT = "bot"  # the scheduler's tag for bots' moves
+BOT_DELAY_ENV = "HATSKIT_BOT_DELAY"  # seconds a turn game's bot waits before it moves (the browser tests' brisk pace)
+
+
+def bot_pause() -> float:
+    """How long a turn game's bot waits before it moves, so a reader sees each move land: 0.8 s, or the seconds
+    in HATSKIT_BOT_DELAY. The browser tests shorten it, as a test clock would: they wait on what the page shows,
+    never on the pause. A race's bots are not paced by it (their delay is their reaction time)."""
+    value = os.environ.get(BOT_DELAY_ENV, "").strip()
+    try:
+        return 0.8 if not value else max(0.0, float(value))
+    except ValueError:
+        raise ValueError(f"{BOT_DELAY_ENV} must be a number of seconds, not {value!r}") from None
 
 
 class Coach(Protocol):
@@ -140,7 +153,7 @@ class TableFrame(View):
         self,
         game: Game,
         seats: Sequence[str] | None = None,
-        bot_delay: float = 0.8,
+        bot_delay: float | None = None,
         seed: int = 0,
         clock: ManualClock | None = None,
         teacher: bool = False,
@@ -148,7 +161,7 @@ class TableFrame(View):
         self._check_game(game)
         self.teacher = teacher  # the teacher's screen: it alone offers the view of every hand (widgets/table/seats.py)
         super().__init__()
-        self._build(game, seats, bot_delay, seed, clock)
+        self._build(game, seats, bot_pause() if bot_delay is None else bot_delay, seed, clock)
         self.flush()
 
     def _build(
@@ -183,11 +196,12 @@ class TableFrame(View):
         table = cls(game, seats, **kwargs) if linked is None else cls(*linked, **kwargs)
         if problem is not None:
             table.say(f"This page's link could not be used ({problem}), so here is the usual table.", error=True)
-        table.offer_classmates(os.environ.get(HOST_ENV) or None, code)
-        if os.environ.get(HOST_ENV):  # the walkthrough fold talks to the host (tornado: never on the static site)
+        url = host_url()
+        table.offer_classmates(url, code)
+        if url:  # the walkthrough fold talks to the host (tornado: never on the static site)
             from widgets.table.walkthrough import offer_walkthrough
 
-            offer_walkthrough(table, os.environ[HOST_ENV], query)
+            offer_walkthrough(table, url, query)
         table.add_class("hk-main")  # the page's play table: the skip link leads here
         table.flush()
         return table
@@ -402,10 +416,10 @@ class TableFrame(View):
         """Put a plain-text sentence in the message line (marked as an error if it is one); its rule ids, such as
         an engine's refusal carries, go behind "why?".
 
-        Whoever wrote it, the sentence ends with one full stop (:func:`_stopped`): an engine's refusal, which is
-        an exception's message too, carries none of its own, while the table's own sentences do.
+        Whoever wrote it, the sentence ends with one full stop (:func:`hatskit.drawing.sentence`): an engine's
+        refusal, which is an exception's message too, carries none of its own, while the table's own sentences do.
         """
-        self._set_message(told_html([_stopped(text)]), error)
+        self._set_message(told_html([sentence(text)]), error)
 
     def recent_plies(self) -> range:
         """The plies of the moves the message line tells of: the reader's move and the bots' answers, or the step."""
@@ -471,7 +485,7 @@ class TableFrame(View):
         self.hint_move = hint.move
         self.refresh()
         self.preselect(hint.move)
-        hinted = f"Hint: {self.move_words(hint.move)}. {_sentence(hint.reason)}"
+        hinted = f"Hint: {self.move_words(hint.move)}. {sentence(hint.reason, capital=True)}"
         self._set_message(told_html([hinted], notes=[hint.detail]), error=False)  # what, why, the numbers folded
 
     def hint_seat(self) -> int:
@@ -826,20 +840,6 @@ OWN_LINE_TIP = "the moves you played from an earlier position (the original game
 
 def _notations(moves: Sequence[Any]) -> list[str]:
     return [str(move) for move in moves]
-
-
-def _sentence(text: str) -> str:
-    """``text`` as a sentence of its own: a capital first letter and a full stop."""
-    text = text.strip()
-    return text[:1].upper() + text[1:] + ("" if text.endswith((".", "!", "?")) else ".") if text else ""
-
-
-def _stopped(text: str) -> str:
-    """``text`` with exactly one mark at its end: a full stop, unless the words a student reads (without rule ids,
-    ``without_rules``) already end with one, or with ? ! or …. The stop goes after any ids in brackets, so it
-    still ends the words once the message line has dropped them."""
-    text = text.strip()
-    return text if not text or without_rules(text)[0].endswith((".", "!", "?", "…")) else f"{text}."
 
 
 def _and(names: Sequence[str]) -> str:

@@ -26,15 +26,16 @@ from __future__ import annotations
 
 import asyncio
 import html
-import os
 from collections.abc import Coroutine, Sequence
 from dataclasses import dataclass, field
 from typing import Any, cast
 
 import hatskit
 from hatskit.core import UsageError, brief
+from hatskit.drawing import sentence
 from tablehost.client import TableClient, TableConnectionLost, TableRefused
-from widgets.table.classmates import HUB_TOKEN_ENV, HUB_USER_ENV, LOST, HostFold, KeptSeats, as_sentence
+from widgets.host import hub_token, hub_user
+from widgets.table.classmates import LOST, HostFold, KeptSeats
 from widgets.table.frame import TableFrame
 from widgets.table.links import LinkError, table_code_from_query, teacher_from_query, teacher_secret_from_query
 from widgets.table.setup import READER
@@ -76,7 +77,7 @@ def offer_walkthrough(table: TableFrame, url: str, query: str) -> Leading | Foll
     except LinkError as error:
         table.say(f"This page's link could not be used ({error}).", error=True)
         return None
-    if teacher and (teacher_secret_from_query(query) or os.environ.get(HUB_TOKEN_ENV)):
+    if teacher and (teacher_secret_from_query(query) or hub_token()):
         fold: Leading | Following = Leading(table, url, teacher_secret_from_query(query))
     elif code is not None:
         fold = Following(table, url, code, table.classmates.kept_seats)
@@ -182,7 +183,7 @@ class Asking(HostFold):
 
     async def connect(self, teacher: str | None) -> TableClient:
         """A client connected to the host, its frames heard by :meth:`heard`."""
-        token = os.environ.get(HUB_TOKEN_ENV)
+        token = hub_token()
         client = TableClient(self.url, teacher=teacher, on_frame=self.heard, hub_token=token or None)
         await client.connect()
         return client
@@ -261,7 +262,7 @@ class Leading(Asking):
         game, seat = self.table.game, self.table.viewer
         try:
             fields = {"options": game.head["options"], "seat": seat, "shows": shows, "seed": game.head["seed"]}
-            await client.walk_open(game.game_id, len(game.seat_names), os.environ.get(HUB_USER_ENV), **fields)
+            await client.walk_open(game.game_id, len(game.seat_names), hub_user(), **fields)
         except BaseException:
             await client.close()
             raise
@@ -306,7 +307,7 @@ class Leading(Asking):
                 await step
         except TableRefused as refusal:
             self._stuck = self._wanted()
-            self.say(as_sentence(str(refusal)), error=True)
+            self.say(sentence(str(refusal), capital=True), error=True)
         except (TableConnectionLost, TimeoutError):
             self.say(LOST, error=True)
         finally:
@@ -466,7 +467,7 @@ class Following(Asking):
     def _build(self) -> None:
         self.note = html_line("hk-walk-note")
         self.name_box = ui.Text(
-            value=os.environ.get(HUB_USER_ENV, ""), description="your name", placeholder="the name your teacher sees"
+            value=hub_user() or "", description="your name", placeholder="the name your teacher sees"
         )
         self.follow_button = named_button("follow", FOLLOW_TIP, self.press_follow)
         self.follow_button.primary = True
@@ -496,7 +497,7 @@ class Following(Asking):
         if isinstance(entry, dict) and isinstance(entry.get("token"), str) and isinstance(entry.get("name"), str):
             self.name_box.value, self.token = entry["name"], entry["token"]
             self.token_name = entry["name"]
-        if self.client is None and (self.token is not None or os.environ.get(HUB_TOKEN_ENV)):
+        if self.client is None and (self.token is not None or hub_token()):
             self.press_follow()
         else:
             self.settled()
@@ -599,7 +600,7 @@ class Following(Asking):
             reply = await client.walk_try(notation, number)
         except TableRefused as refusal:
             if table is not None:
-                table.say(as_sentence(str(refusal)), error=True)
+                table.say(sentence(str(refusal), capital=True), error=True)
             raise
         self.answered[number] = reply
         if table is not None:
@@ -698,7 +699,14 @@ class ClassTable(KeptElsewhere):
         unread = self.shown().why_illegal(notation)
         if unread is not None or notation in map(str, self.reader_moves()):
             return unread
-        return f"{notation} is not one of the moves allowed here"
+        return self._rules_say(notation) or f"{notation} is not one of the moves allowed here"
+
+    def _rules_say(self, notation: str) -> str | None:
+        """The rule that stops ``notation``, where the class's position is whole in the view (Sombrero), so a press
+        that sends no try (a hatless piece) is told why; elsewhere the host's reason comes back with the try."""
+        if not self.can_try():
+            return None
+        return hatskit.load(self.follow.game().view(None)["position"]).why_illegal(notation)
 
     def explain(self, path: Sequence[ui.Part]) -> str:
         """Presses that make no legal move: where they name a move, it is tried (the host says which rule stops it)."""
@@ -721,7 +729,7 @@ class ClassTable(KeptElsewhere):
         if reply["legal"]:
             self.say(f"Your answer, {move}, is in: a legal move. Your teacher plays on when the class has answered.")
         else:
-            why = as_sentence(str(reply.get("why") or "it is against the rules"))
+            why = sentence(str(reply.get("why") or "it is against the rules"))  # it may start with a square: e1 …
             self.say(f"Your answer, {move}, is in, but it is not allowed here: {why}", error=True)
 
     # -- what the class's table says and does not do -----------------------------------------------
@@ -735,9 +743,11 @@ class ClassTable(KeptElsewhere):
         return f"{self._acting_names(shown)} to move: your teacher plays."
 
     def seat_kind(self, seat: int) -> str:
+        """The teacher's seat is theirs; another may be the teacher's or a bot's of their table: the page knows
+        only that it is played there."""
         if self.trying:
             return "you"
-        return "your teacher" if seat == self.game.seat else "played by your teacher"
+        return "your teacher" if seat == self.game.seat else "played at your teacher's table"
 
     @property
     def hides_hands(self) -> bool:

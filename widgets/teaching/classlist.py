@@ -25,12 +25,12 @@ from typing import TYPE_CHECKING, Any
 from urllib.parse import parse_qsl, urlencode
 
 from hatskit.lessons import LessonError, load_lessons
+from widgets.host import host_url, hub_token
 from widgets.toolkit.parts import View, html_line, named_button, row, show
 
 if TYPE_CHECKING:
     from tablehost.client import TableClient
 
-HOST_ENV, HUB_TOKEN_ENV = "TABLETOP_URL", "JUPYTERHUB_API_TOKEN"
 TEACHER = "teacher"  # the query's name for the secret
 LESSON_FILES = ("hats.json", "hats_off.json", "sombrero.json", "madder.json")  # the course's order
 LESSON_DIRS = (Path("lessons"), Path(__file__).resolve().parents[2] / "notebooks" / "lessons")
@@ -69,11 +69,11 @@ class ClassList(View):
         """The teacher's list when the page's link asks for it (``?teacher=...``) and the page has a host; else None,
         so a student's index shows nothing about a class."""
         query = os.environ.get("QUERY_STRING", "") if query is None else query
-        url = url or os.environ.get(HOST_ENV) or None
+        url = url or host_url()
         secret = teacher_secret(query)
         if url is None or secret is None:
             return None
-        view = cls(url, secret, os.environ.get(HUB_TOKEN_ENV) or None)
+        view = cls(url, secret, hub_token())
         view.start()
         return view
 

@@ -17,19 +17,17 @@ name and its class token beside the stars (``hatskit.class``), as it keeps seat 
 
 from __future__ import annotations
 
-import os
 import weakref
 from collections.abc import Callable, Sequence
 from typing import Any
 
 import traitlets
 
+from widgets.host import host_url, hub_token, hub_user
 from widgets.teaching.class_report import ClassReport
 from widgets.toolkit import ui
 
 Heard = Callable[[dict[str, Any]], None]
-HOST_ENV = "TABLETOP_URL"  # the class's table host (widgets/table/classmates.py reads the same)
-HUB_TOKEN_ENV, HUB_USER_ENV = "JUPYTERHUB_API_TOKEN", "JUPYTERHUB_USER"
 
 
 class Progress(ui.Custom):
@@ -45,13 +43,13 @@ class Progress(ui.Custom):
         super().__init__(game=game, css="font-size: 0.85em")  # the line, small: the lessons' box stays short
         self._heard: list[Heard] = []
         self.on_msg(self._received_saved)
-        url = url or os.environ.get(HOST_ENV) or None
+        url = url or host_url()
         self.report = None if url is None else self._report(url, game)
         _pages.add(self)
 
     def _report(self, url: str, game: str) -> ClassReport:
         """The class report with this page's host (on a hub, its user and token)."""
-        hub = {"hub_token": os.environ.get(HUB_TOKEN_ENV) or None, "hub_user": os.environ.get(HUB_USER_ENV) or None}
+        hub = {"hub_token": hub_token(), "hub_user": hub_user()}
         return ClassReport(url, game, tell=self._tell, keep=self._keep_class, **hub)
 
     def on_saved(self, handler: Heard) -> None:
