@@ -1,25 +1,38 @@
-"""A walkthrough in Chromium: the teacher's Sombrero page leads, a student's phone follows and answers "your move?".
+"""A walkthrough in Chromium: the teacher's Sombrero page on a projector leads, three students follow and answer.
 
-The teacher (1280 px, light) opens the Sombrero page with the host's teacher link (``?teacher=<secret>``), starts a
-walkthrough from the *Walkthrough…* fold and reads its code; the student (390 px, dark) opens the page with
-``?walk=CODE``, types her name and follows. The teacher plays on the page's own table by clicks; the student's table
-shows the same moves. The teacher asks "your move?"; the student presses a move on her table; the teacher's screen
-counts it. She then tries a line of her own and comes back to the class with one press. The host runs in this
-test's process (tests/browser/conftest.py's ``HostThread``), Voilà serves the pages as `make app`
-does.
+The teacher (1920 x 1080, a projector, light) opens the Sombrero page with the host's teacher link
+(``?teacher=<secret>``), starts a walkthrough from the *Walkthrough…* fold and reads its code. Three students open
+the page with ``?walk=CODE``, each at their own screen (Maya 1280 px light, Noor 390 px dark, Ravi 390 px light), type
+their names and follow; the teacher's fold lists all three. The teacher plays by clicks on the page's own table (the
+strong bot answers for Black) and asks "your move?" at two positions: after White's first action, and at White's
+next turn. At the first, Maya and Noor press legal moves, and Ravi presses a piece and then a square two away: the
+page sends it as his try, the host refuses it by rule S2 and his message line says so; the teacher's tally counts
+"3 of 3 answered" and the illegal try by its rule. At the second all three answer legal moves. After each question
+the teacher plays on, and every student's table follows: its move list as long as the host's walk position. Noor
+then steps away (*try it here*), plays a line of her own while the teacher plays on, and comes back (*back to the
+class*): her table shows the class's position again, move for move and square for square. Nothing on the phones'
+tables is cut off, squeezed or scrolls sideways (``PHONE_PROBLEMS``).
+
+The host runs in this test's process (tests/browser/conftest.py's ``HostThread``), Voilà serves the pages as `make
+app` does. With HATSKIT_SCREENSHOTS set it saves the teacher's projector screen at the first tally, each student at
+the first question and Noor on her own line (docs/screenshots/gallery.md, "A walkthrough").
 """
 
 from __future__ import annotations
 
+import os
 import random
 import re
 from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.conftest import WIDGET_TIMEOUT_MS, HostThread, snap
+from hatskit.drawing import rule_name
+from tests.browser.conftest import PHONE_PROBLEMS, WIDGET_TIMEOUT_MS, HostThread, snap, wait_until_evaluates
 from tests.browser.student import PATIENCE, STUDENTS, Kernel, Seen, press_one
 
 if TYPE_CHECKING:
@@ -28,15 +41,46 @@ if TYPE_CHECKING:
 
 MAIN = ".hk-table.hk-main"
 PAGE = "sombrero"
+PROJECTOR = {"width": 1920, "height": 1080}
+# Each square of a board as "e4=hk-piece-white-hatted" ("e4=" where it is empty), in the order of the squares' names:
+# two tables showing the same position give the same list, whichever way up their boards are.
+BOARD = """(table) => [...table.querySelectorAll("button.hk-sq")].map((square) =>
+  `${square.title.split(":")[0]}=${[...square.classList].find((c) => c.startsWith("hk-piece-")) || ""}`).sort()"""
 
 
-def opened(browser: Browser, url: str, width: int) -> tuple[Page, Kernel]:
-    page = browser.new_context(viewport={"width": width, "height": 900}).new_page()
+@dataclass
+class Follower:
+    """A student's page: her name, her tab, its kernel messages and the seed of her random presses."""
+
+    name: str
+    page: Page
+    kernel: Kernel
+
+    @property
+    def table(self) -> Locator:
+        return self.page.locator(MAIN)
+
+    @property
+    def fold(self) -> Locator:
+        return self.page.locator(f"{MAIN} .hk-walkthrough")
+
+    @property
+    def answer(self) -> Locator:
+        """The message line once the host judged her try (legal or not)."""
+        return self.table.locator(".hk-message", has_text=re.compile(r"Your answer, \S+, is in"))
+
+
+def opened(browser: Browser, url: str, width: int, height: int = 900) -> tuple[Page, Kernel]:
+    """A tab of its own opening ``url``, its kernel messages watched; not waited for (the pages load side by side)."""
+    page = browser.new_context(viewport={"width": width, "height": height}).new_page()
     page.set_default_timeout(WIDGET_TIMEOUT_MS)
     kernel = Kernel(page)
-    page.goto(url)
-    expect(page.locator(f"{MAIN} .hk-walkthrough")).to_be_attached()
+    page.goto(url, wait_until="commit")
     return page, kernel
+
+
+def drawn(page: Page) -> None:
+    expect(page.locator(f"{MAIN} .hk-walkthrough")).to_be_attached()
 
 
 def press_until(page: Page, kernel: Kernel, done: Callable[[], bool], seed: str) -> None:
@@ -54,45 +98,133 @@ def press_until(page: Page, kernel: Kernel, done: Callable[[], bool], seed: str)
     pytest.fail(f"not done after 40 presses: {table.locator('.hk-status').inner_text()}")
 
 
+def moves(table: Locator) -> Locator:
+    return table.locator(".hk-movelist > li")
+
+
 def moves_listed(table: Locator) -> int:
-    return table.locator(".hk-movelist > li").count()
+    return moves(table).count()
 
 
-def test_the_students_phone_follows_the_teachers_moves_and_answers_your_move(
+def teacher_to_move(teacher: Page) -> int:
+    """Wait until the bot has answered and it is the teacher's White to move; the moves played, by then settled."""
+    expect(teacher.locator(f"{MAIN} .hk-status")).to_contain_text("White (you) to move", timeout=PATIENCE)
+    return moves_listed(teacher.locator(MAIN))
+
+
+def all_follow(students: list[Follower], teacher: Page, host: HostThread, code: str) -> None:
+    """Every student's table shows the teacher's position: as many moves listed as the host's walk has played, the
+    same moves, the same board."""
+    table = teacher.locator(MAIN)
+    at = teacher_to_move(teacher)
+    played, board = moves(table).all_inner_texts(), table.evaluate(BOARD)
+    for student in students:
+        expect(student.fold.locator(".hk-walk-note")).not_to_contain_text("Your move?")  # no question open now
+        expect(moves(student.table)).to_have_count(at, timeout=PATIENCE)
+        expect(moves(student.table)).to_have_text(played)
+        wait_until_evaluates(student.table, BOARD, board)
+    assert host.read(lambda: host.server.host.classroom.walks[code].at) == at
+
+
+def answer_legal(student: Follower) -> None:
+    """Press a move the table marks as allowed, as a student would, until the host's judgement is on her table."""
+    press_until(student.page, student.kernel, lambda: student.answer.count() > 0, student.name)
+    expect(student.answer).not_to_have_class(re.compile(r"\bhk-error\b"))
+
+
+def answer_two_squares_away(student: Follower) -> str:
+    """Pick up a White hatted piece of the first rank and press the empty square two ranks up (no piece steps that
+    far, S2): the page sends it as her try, and the host's refusal, with its rule, is on her message line."""
+    square = student.table.locator("button.hk-sq")
+    origin = next(f for f in "hgfe" if square.and_(student.page.locator(f'[title^="{f}1: White, hatted"]')).count())
+    student.kernel.press(square.and_(student.page.locator(f'[title^="{origin}1:"]')), f"{origin}1")
+    target = square.and_(student.page.locator(f'[title^="{origin}3: empty"]'))
+    student.kernel.press(target, f"{origin}3")
+    expect(student.answer).to_contain_text(f"Your answer, {origin}1-{origin}3, is in, but it is not allowed here")
+    expect(student.answer.locator("details.hk-why")).to_contain_text(rule_name("S2"))
+    return f"{origin}1-{origin}3"
+
+
+def ask(lead: Locator, students: list[Follower]) -> None:
+    lead.get_by_role("button", name="ask: your move?", exact=True).click()
+    for student in students:
+        expect(student.fold.locator(".hk-walk-note")).to_contain_text("Your move? Press it on the table.")
+
+
+def projector(page: Page, name: str, top: Locator) -> None:
+    """Save what a projector shows of the page (its 1920 x 1080 window, ``top`` scrolled to its top) where
+    HATSKIT_SCREENSHOTS asks: the class reads the screen, not the whole table."""
+    directory = os.environ.get("HATSKIT_SCREENSHOTS")
+    if directory:
+        top.evaluate("(element) => element.scrollIntoView({ block: 'start' })")
+        page.screenshot(path=str(Path(directory) / f"{name}.png"), animations="disabled")
+
+
+def test_three_students_follow_the_teachers_projector_answer_two_questions_and_one_comes_back(
     browser: Browser, own_app: str, own_host: HostThread
 ) -> None:
     url = f"{own_app}/voila/render/{PAGE}.ipynb"
-    teacher, teacher_kernel = opened(browser, f"{url}?teacher={own_host.server.teacher_secret}", 1280)
+    teacher, teacher_kernel = opened(browser, f"{url}?teacher={own_host.server.teacher_secret}", **PROJECTOR)
+    drawn(teacher)
     lead = teacher.locator(f"{MAIN} .hk-walkthrough")
     lead.locator("summary").first.click()
     lead.get_by_role("button", name="start a walkthrough", exact=True).click()
     expect(lead.locator(".hk-walk-code")).to_contain_text("Walkthrough ")
     code = re.search(r"Walkthrough ([A-Z]{5})", lead.locator(".hk-walk-code").inner_text())[1]  # type: ignore[index]
 
-    student, student_kernel = opened(browser, f"{url}?walk={code}&theme=dark", 390)
-    follow = student.locator(f"{MAIN} .hk-walkthrough")
-    follow.get_by_label("your name").fill("Maya")
-    follow.get_by_role("button", name="follow", exact=True).click()
-    expect(follow.locator(".hk-walk-note")).to_contain_text(f"You follow walkthrough {code}")
-    expect(lead.locator(".hk-walk-code")).to_contain_text("1 following: Maya")
+    screens = {"Maya": (1280, ""), "Noor": (390, "&theme=dark"), "Ravi": (390, "")}  # width, theme
+    students = [Follower(name, *opened(browser, f"{url}?walk={code}{dark}", w)) for name, (w, dark) in screens.items()]
+    for student in students:
+        drawn(student.page)
+        student.fold.get_by_label("your name").fill(student.name)
+        student.fold.get_by_role("button", name="follow", exact=True).click()
+    for student in students:
+        expect(student.fold.locator(".hk-walk-note")).to_contain_text(f"You follow walkthrough {code}")
+    expect(lead.locator(".hk-walk-code")).to_contain_text("3 following: Maya, Noor, Ravi")
+    maya, noor, ravi = students
+    table, tally = teacher.locator(MAIN), lead.locator(".hk-walk-tally")
 
-    table, theirs = teacher.locator(MAIN), student.locator(MAIN)
-    press_until(teacher, teacher_kernel, lambda: moves_listed(table) >= 1, "teacher")
-    walk = own_host.read(lambda: own_host.server.host.classroom.walks[code])
-    expect(theirs.locator(".hk-movelist > li")).to_have_count(own_host.read(lambda: walk.at), timeout=PATIENCE)
+    press_until(teacher, teacher_kernel, lambda: moves_listed(table) >= 1, "teacher")  # White's first action
+    all_follow(students, teacher, own_host, code)
+    ask(lead, students)
+    for phone in (noor, ravi):  # nothing cut off, squeezed or scrolling sideways at 390 px
+        wait_until_evaluates(phone.table, PHONE_PROBLEMS, [])
+    snap(maya.page, "walkthrough-student-1280-light")
+    snap(noor.page, "walkthrough-student-390-dark")
+    snap(ravi.page, "walkthrough-student-390-light")
+    answer_legal(maya)
+    answer_legal(noor)
+    illegal = answer_two_squares_away(ravi)
+    expect(tally).to_contain_text("Question 1")
+    expect(tally).to_contain_text("3 of 3 answered")
+    expect(tally).to_contain_text("Illegal tries: 1 (by rule: S2: 1).")
+    expect(tally).to_contain_text(f"{illegal}: 1, not allowed")
+    expect(tally).to_contain_text("The strong bot plays", timeout=PATIENCE)
+    projector(teacher, "walkthrough-teacher-projector-1920", lead)
 
-    lead.get_by_role("button", name="ask: your move?", exact=True).click()
-    expect(follow.locator(".hk-walk-note")).to_contain_text("Your move?")
-    snap(student, "walkthrough-question-phone-dark")
-    answered = theirs.locator(".hk-message", has_text="is in")
-    press_until(student, student_kernel, lambda: answered.count() > 0, "student")
-    expect(lead.locator(".hk-walk-tally")).to_contain_text("1 of 1 answered")
-    expect(lead.locator(".hk-walk-tally")).to_contain_text("The strong bot plays", timeout=PATIENCE)
-    snap(teacher, "walkthrough-tally-teacher")
+    played = moves_listed(table)  # the teacher plays on: White's second action, then the bot's turn
+    press_until(teacher, teacher_kernel, lambda: moves_listed(table) > played, "teacher")
+    expect(tally).to_contain_text("(closed)")
+    all_follow(students, teacher, own_host, code)
 
-    follow.get_by_role("button", name="try it here", exact=True).click()
-    expect(follow.get_by_role("button", name="back to the class", exact=True)).to_be_visible()
-    before = moves_listed(theirs)
-    press_until(student, student_kernel, lambda: moves_listed(theirs) > 0 and moves_listed(theirs) != before, "own")
-    follow.get_by_role("button", name="back to the class", exact=True).click()
-    expect(theirs.locator(".hk-movelist > li")).to_have_count(own_host.read(lambda: walk.at))
+    ask(lead, students)  # the second question, at White's next turn
+    for student in students:
+        answer_legal(student)
+    expect(tally).to_contain_text("Question 2")
+    expect(tally).to_contain_text("3 of 3 answered")
+    expect(tally).to_contain_text("Illegal tries: 0.")
+
+    noor.fold.get_by_role("button", name="try it here", exact=True).click()  # Noor steps away
+    expect(noor.fold.get_by_role("button", name="back to the class", exact=True)).to_be_visible()
+    expect(noor.fold.locator(".hk-walk-note")).to_contain_text(f"You are on your own line of walkthrough {code}")
+    press_until(noor.page, noor.kernel, lambda: moves_listed(noor.table) >= 2, "Noor's own line")
+    played = moves_listed(table)  # the teacher plays on without her
+    press_until(teacher, teacher_kernel, lambda: moves_listed(table) > played, "teacher")
+    expect(tally).to_contain_text("(closed)")
+    all_follow([maya, ravi], teacher, own_host, code)
+    expect(moves(noor.table)).to_have_count(2)  # still her own line
+    wait_until_evaluates(noor.table, PHONE_PROBLEMS, [])
+    snap(noor.page, "walkthrough-student-390-dark-own-line")
+    noor.fold.get_by_role("button", name="back to the class", exact=True).click()
+    expect(noor.fold.locator(".hk-walk-note")).to_contain_text(f"You follow walkthrough {code}")
+    all_follow(students, teacher, own_host, code)

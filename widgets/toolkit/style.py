@@ -25,6 +25,9 @@ WIDGET_CSS = """
    theme's colours, a sign (✔, ✘) as well as the colour. */
 :is(.hk-table, .hk-exercise) { gap: 4px; container: hk-table / inline-size; }
 .hk-table { font-family: system-ui, sans-serif; }
+/* A projector or a wide screen (a teacher leading a walkthrough, 1920 px): the table, its board and its folds
+   drawn a third larger, to be read from the back of a room; every size inside is in em. */
+@media (min-width: 1600px) { .hk-table { font-size: 1.3em; } }
 .hk-exercise .hk-verdict.hk-good { color: #1b5e20; }
 .hk-exercise .hk-verdict.hk-bad { color: #b00020; }
 body[data-jp-theme-light="false"] .hk-exercise .hk-verdict.hk-good { color: #8fdc97; }
