@@ -42,6 +42,9 @@ scope, and keeps the seats, held by the hub users, in its file on the hub's
 volume. The hub user holds the seat: the second student's reloaded page comes
 back to it with no seat token.
 
+Then the class list: the teacher the README's values put in the hub's `teachers` group opens the index at
+`?teacher=yes` and sees a student's lesson step arrive on it, live; a student opening that link is refused.
+
 A JupyterHub and two servers take a minute or two to start and run, so this
 file carries the ``hub`` mark: `make test` runs it (browser tests are never in
 `make check`); ``-m 'not hub'`` leaves it out. Where jupyterhub, npm or
@@ -74,6 +77,7 @@ import psutil
 import pytest
 import yaml
 
+from tablehost.auth import TEACHERS_GROUP
 from tests.browser.conftest import GAME_TABLE, WIDGET_TIMEOUT_MS, wait_until_evaluates
 from tests.conftest import NOTEBOOK_DIR, REPO, Server, free_port, stop, wait_until_answers
 
@@ -598,3 +602,71 @@ def test_a_hub_users_reloaded_page_comes_back_to_the_seat_with_no_seat_token(bro
         step(ben, "Black", ana, 3)
     finally:
         shared.close(hub)
+
+
+def readme_teachers() -> list[str]:
+    """The hub users the README's values put in the teachers' group (``hub.config`` ``JupyterHub.load_groups``),
+    the group the table host counts teachers by (tablehost/auth.py)."""
+    groups = readme_helm_values()["hub"]["config"].get("JupyterHub", {}).get("load_groups", {})
+    assert TEACHERS_GROUP in groups, f"README's hub values make no {TEACHERS_GROUP!r} group (hub.config)"
+    return list(groups[TEACHERS_GROUP]["users"])
+
+
+def test_a_hub_teacher_follows_a_students_lesson_on_the_class_list_and_a_student_is_refused_it(
+    browser: Browser, hub: Hub
+) -> None:
+    """The class list on a hub, with the teachers' group the README's values make (``hub.config``).
+
+    The README's teacher logs in (her server starts while the students' pages open) and opens the index with
+    ``?teacher=yes``: the table host asks the hub whose token her kernel holds, finds her in the ``teachers``
+    group, and lists the class. Ben, a student, opens Hats and does the first step of its first lesson: his row
+    (under his hub user, with no name typed) shows where he is now, live, on her list. Ana, a student too, opens
+    the same link and is refused with the page's sentence, and no row of the class shows on her page. The check
+    of the group is the host's (tablehost/auth.py), made here against a real hub's user model rather than a fake.
+    """
+    from playwright.sync_api import expect
+
+    from tests.browser.test_lessons_in_browser import FIRST_CLICK, LESSON_TABLE, follow_one_step
+    from widgets.teaching.class_report import SENT
+    from widgets.teaching.classlist import REFUSED
+
+    (teacher_name,) = readme_teachers()
+    assert teacher_name not in STUDENTS
+    default_url = readme_helm_values()["singleuser"]["defaultUrl"]
+
+    def index(name: str) -> str:
+        return f"{hub.url}/user/{name}{default_url}"
+
+    teacher, teacher_tab = logged_in(browser, hub, teacher_name)  # the hub spawns her server meanwhile
+    students, tabs = zip(*(logged_in(browser, hub, name) for name in STUDENTS), strict=True)
+    for student, tab in zip(students, tabs, strict=True):
+        expect(tab).to_have_url(index(student.name), timeout=SPAWN_MS)
+    ana_tab, ben_tab = tabs
+    ana_tab.goto(f"{index('ana')}?teacher=yes", wait_until="commit")  # the three pages load side by side
+    ben_tab.goto(index("ben").replace("index.ipynb", "hats.ipynb"), wait_until="commit")
+    expect(teacher_tab).to_have_url(index(teacher_name), timeout=SPAWN_MS)
+    teacher_tab.goto(f"{index(teacher_name)}?teacher=yes", wait_until="commit")
+
+    refused = ana_tab.locator(".hk-classlist")
+    why = f"'ana' is not a teacher on this hub: a hub admin or a member of the {TEACHERS_GROUP!r} group leads the class"
+    expect(refused.locator(".hk-class-note")).to_have_text(REFUSED.format(why=why))
+    expect(refused.locator("tr[data-hk-student]")).to_have_count(0)
+    expect(refused.get_by_role("button", name="clear the class…")).to_be_hidden()
+
+    listed = teacher_tab.locator(".hk-classlist")
+    expect(listed.get_by_role("heading", name="Your class")).to_be_visible()
+    expect(listed.get_by_role("button", name="clear the class…")).to_be_visible()  # the host counts her a teacher
+    lessons = ben_tab.locator(LESSON_TABLE)
+    expect(lessons.get_by_text(SENT.format(name="ben"))).to_be_visible()  # his hub user is his name in the class
+    ben_row = listed.locator('tr[data-hk-student="ben"]')
+    expect(ben_row).to_contain_text("hats, lesson first-game step 1")
+    follow_one_step(lessons, FIRST_CLICK["hats"])
+    expect(ben_row).to_contain_text("hats, lesson first-game step 2")  # pushed to her open list
+    expect(ben_row.locator('td[data-hk-lesson="hats/first-game"]')).to_have_text("")  # no star yet
+    expect(refused.locator("tr[data-hk-student]")).to_have_count(0)
+
+    hub_origin = urlsplit(hub.url).netloc
+    for person in (teacher, *students):
+        elsewhere = sorted({url for url in person.asked if urlsplit(url).netloc not in ("", hub_origin)})
+        person.context.close()
+        assert not elsewhere and not person.blocked, f"{person.name}'s pages asked other servers: {elsewhere}"
