@@ -18,6 +18,14 @@ The query is asked of the question's position, after the moves that follow
 - ``taken`` (Sombrero): how many hats the moves took from the side not moving.
 - ``hatted <square>`` (Sombrero): does the piece there wear a hat? **Yes** or **No**.
 - ``winner``: the winners; the key names them.
+
+Every kit has a walkthrough plan (docs/kits/build.py says its shape). A plan is replayed
+on the engine: the deal its **Open:** line adds to the teacher link, read as the game page
+reads it (``table_from_query``), every seat a reader so no bot moves by itself; each
+stop's moves, which must be legal in order; and each stop's claims, asked as the answer
+key's questions are (the item's first bold text is the answer). A game played as a race
+(Hats Off!) cannot be a walkthrough (widgets/table/walkthrough.py refuses it): its plan
+has no deal and no moves, and must say so.
 """
 
 from __future__ import annotations
@@ -35,6 +43,8 @@ import pytest
 
 import hatskit
 from hatskit.core import Game
+from widgets.table.links import table_from_query
+from widgets.table.setup import READER
 
 if TYPE_CHECKING:
     from playwright.sync_api import Page
@@ -123,7 +133,7 @@ def test_printable_page_is_up_to_date(kit: Any) -> None:
     )
 
 
-def test_a_kit_without_its_four_parts_is_refused(tmp_path: Path) -> None:
+def test_a_kit_without_all_its_parts_is_refused(tmp_path: Path) -> None:
     broken = tmp_path / "broken.md"
     broken.write_text("# Broken\n\n## Summary\n\nText.\n\n## Lesson plan\n\nText.\n", encoding="utf-8")
     with pytest.raises(build.KitError, match=r"broken\.md: the parts must be Summary, Quiz"):
@@ -238,6 +248,107 @@ def test_a_wrong_answer_key_is_caught() -> None:
         if question.ask and question.position["game"] in hatskit.GAMES:
             kind, expected, _ = engine_answer(hatskit.load(question.position), question.ask)
             assert key_says(kind, wrong[kind](expected)) != expected, f"{kit.name} q{question.number}"
+
+
+# -- walkthrough plans against the engine -------------------------------------------------------------------
+
+GAME_PAGES = {"hats": "hats", "hats-off": "hats_off", "madder": "madder_than_a_hatter", "sombrero": "sombrero"}
+STOPS = range(2, 5)  # a plan stops at two to four positions
+NO_WALKTHROUGH = re.compile(r"\bno walkthrough\b|\bcannot be a walkthrough\b|refuses to start a walkthrough", re.I)
+
+
+def is_race(kit: Any) -> bool:
+    """Whether the kit's game is played as a race, which the app will not lead as a walkthrough."""
+    return hatskit.GAMES[kit.name].simultaneous
+
+
+@pytest.mark.parametrize("kit", KITS, ids=kit_id)
+def test_every_kit_has_a_walkthrough_plan(kit: Any) -> None:
+    plan, stops = kit.parts["Walkthrough plan"], kit.stops()
+    assert len(stops) in STOPS, f"{kit.name}: the walkthrough plan has {len(stops)} stops, not 2 to 4"
+    assert [stop.number for stop in stops] == list(range(1, len(stops) + 1)), f"{kit.name}: stops out of order"
+    if is_race(kit):
+        assert NO_WALKTHROUGH.search(plan), f"{kit.name}: a race's plan must say plainly it cannot be a walkthrough"
+        assert kit.walkthrough_query() is None and not any(stop.moves for stop in stops), (
+            f"{kit.name}: a race has no walkthrough to replay, so its plan names no deal and no moves"
+        )
+        return
+    page = GAME_PAGES[kit.name]
+    assert (REPO / "notebooks" / f"{page}.ipynb").exists(), f"{kit.name}: no game page {page}.ipynb"
+    assert f"{page}.ipynb?teacher=" in plan, f"{kit.name}: the plan must say which page to open: {page}.ipynb"
+    assert kit.walkthrough_query(), f"{kit.name}: no **Open:** line with the query to add (`&seed=...`)"
+    for stop in stops:
+        assert "your move?" in stop.markdown, f"{kit.name} stop {stop.number}: no 'your move?' question"
+        assert stop.claims, f"{kit.name} stop {stop.number}: no claim checked against the engine"
+
+
+@pytest.mark.parametrize("kit", [kit for kit in KITS if not is_race(kit)], ids=kit_id)
+def test_walkthrough_plan_replays_on_the_engine(kit: Any) -> None:
+    problems = plan_problems(kit)
+    assert not problems, "\n".join(problems)
+
+
+def plan_problems(kit: Any) -> list[str]:
+    """Everything in ``kit``'s walkthrough plan the engine disagrees with, each naming the kit and the stop."""
+    query = kit.walkthrough_query()
+    if query is None:
+        return [f"{kit.name}: the walkthrough plan names no deal (an **Open:** line with `&seed=...`)"]
+    game, problems = plan_deal(kit.name, query)
+    for stop in kit.stops():
+        for move in stop.moves:
+            reason = game.why_illegal(move)
+            if reason is not None:
+                return [*problems, f"{kit.name} stop {stop.number}: the move {move!r} is refused: {reason}"]
+            game.play(move)
+        problems += [
+            f"{kit.name} stop {stop.number}: {problem}"
+            for claim in stop.claims
+            if (problem := claim_problem(game, claim))
+        ]
+    return problems
+
+
+def plan_deal(game_id: str, query: str) -> tuple[Game, list[str]]:
+    """The game the teacher's page deals from the plan's query, and what is wrong with the query for a walkthrough."""
+    found = table_from_query(game_id, query, (READER,))
+    assert found is not None, f"{game_id}: the plan's query {query!r} sets up nothing"
+    game, seats = found
+    problems = []
+    if "seed" not in game.head or "seed" not in query:
+        problems.append(f"{game_id}: the plan's query {query!r} names no seed: a walkthrough needs a known deal")
+    if set(seats) != {READER}:
+        problems.append(f"{game_id}: the plan's seats {seats} must all be readers, or bots move by themselves")
+    return game, problems
+
+
+def claim_problem(game: Game, claim: Any) -> str | None:
+    """What is wrong with one claim of a stop at ``game``'s position (None: the engine agrees)."""
+    try:
+        kind, expected, rule = engine_answer(game, claim.ask)
+    except Exception as error:  # a move of the query the engine refuses, a player it does not know
+        return f"the engine cannot answer {claim.ask!r}: {error}"
+    bold = re.search(r"\*\*(.+?)\*\*", claim.markdown)
+    if bold is None:
+        return f"the claim {claim.ask!r} gives no answer in bold"
+    if key_says(kind, bold.group(1)) != expected:
+        return f"the plan says {bold.group(1)!r}, the engine {expected!r} ({claim.ask})"
+    if not CITED.search(claim.markdown) or (rule and rule not in claim.markdown):
+        return f"the claim {claim.ask!r} must cite its ruling{f' ({rule}, as the engine does)' if rule else ''}"
+    return None
+
+
+def test_a_wrong_plan_is_caught(tmp_path: Path) -> None:
+    """A plan with a move the engine refuses, or a claim it disagrees with, fails with the kit, stop and move."""
+    source = (REPO / "docs" / "kits" / "hats.md").read_text(encoding="utf-8")
+    wrong_move = tmp_path / "hats.md"
+    wrong_move.write_text(source.replace("**Play:** `♦4@3` (Ben)", "**Play:** `♥4@2` (Ben)"), encoding="utf-8")
+    problems = plan_problems(build.parse_kit(wrong_move))
+    assert any("hats stop 3: the move '♥4@2' is refused" in problem and "(H2)" in problem for problem in problems)
+    wrong_claim = tmp_path / "wrong" / "hats.md"
+    wrong_claim.parent.mkdir()
+    wrong_claim.write_text(source.replace("- `★5@1` (taking ♣3): **8 points**", "- `★5@1` (taking ♣3): **9 points**"))
+    problems = plan_problems(build.parse_kit(wrong_claim))
+    assert problems == ["hats stop 3: the plan says '9 points', the engine 8 (points Ana after ★5@1)"], problems
 
 
 # -- printing -----------------------------------------------------------------------------------------------

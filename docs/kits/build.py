@@ -10,6 +10,8 @@ to it. The file has this shape:
     ## Quiz           five questions, each under a heading "### <n>. <title>"
     ## Answer key     a numbered list, one item per question: "<n>. **the answer.** why (ruling id)"
     ## Lesson plan    45 minutes: a table of timed steps ("0–5", "5–12", ...) and notes
+    ## Walkthrough plan  the positions to stop at in a walkthrough the teacher leads (README.md, "Leading
+                     the class"), each under a heading "### Stop <n>. <title>"
 
 Each ``##`` part starts a new printed page. A quiz question may show a position: a
 fenced code block whose info string is ``position``, holding a position in hatskit's
@@ -18,6 +20,15 @@ the first player's seat, so other hands stay face down. A question without a pos
 of its own is about the last one shown above it. A comment ``<!-- ask: <query> -->`` in
 a question names what tests/test_kits.py asks the engine to check the answer key
 against; the queries are listed there.
+
+A walkthrough plan names its deal in its **Open:** line, as the query a teacher adds to
+their teacher link (`` `&seed=42&players=2&seats=reader,reader` ``). Each stop's **Play:**
+paragraph lists, in backticks and in order, the moves that lead on from the stop before
+(from the deal, for the first), and nothing else in backticks; each claim the stop makes
+is a list item with a ``<!-- ask: <query> -->`` comment whose first bold text is the
+answer, as in the answer key.
+tests/test_kits.py replays every plan on the engine. A game played as a race (Hats Off!)
+cannot be a walkthrough: its plan has no deal and says so.
 
 After editing a kit run ``python docs/kits/build.py`` (with hatskit importable);
 tests/test_kits.py fails while a page is out of date, and prints each kit to PDF with
@@ -43,12 +54,17 @@ from hatskit.games.hats.render import table_html
 from hatskit.games.sombrero.render import board_html
 
 KITS_DIR = Path(__file__).resolve().parent
-PARTS = ("Summary", "Quiz", "Answer key", "Lesson plan")
+PARTS = ("Summary", "Quiz", "Answer key", "Lesson plan", "Walkthrough plan")
 QUESTIONS = 5
 ASK = re.compile(r"<!--\s*ask:\s*(.+?)\s*-->")
 QUESTION_HEADING = re.compile(r"^### (\d+)\. (.+)$", re.MULTILINE)
 ANSWER_ITEM = re.compile(r"^(\d+)\. (.+?)(?=^\d+\. |\Z)", re.MULTILINE | re.DOTALL)
 POSITION_BLOCK = re.compile(r"^```position\n(.*?)^```", re.MULTILINE | re.DOTALL)
+STOP_HEADING = re.compile(r"^### Stop (\d+)\. (.+)$", re.MULTILINE)
+OPEN_LINE = re.compile(r"^\*\*Open:\*\*(?:(?!\n\n).)*?`&([^`]+)`", re.MULTILINE | re.DOTALL)  # in its paragraph
+PLAY_LINE = re.compile(r"^\*\*Play:\*\*((?:(?!\n\n).)*)", re.MULTILINE | re.DOTALL)  # its whole paragraph
+BACKTICKED = re.compile(r"`([^`]+)`")
+LIST_ITEM = re.compile(r"^- (.*(?:\n {2,}\S.*)*)", re.MULTILINE)
 
 CSS = """
 @page { size: A4; margin: 12mm 14mm; }
@@ -78,6 +94,7 @@ th { background: #eee8d8; }
 .kit-position .hk-sb-frame { font-size: 1.4em; }
 .kit-position .hk-sb-board td { border: 0; }
 .kit-position .kit-inventories th, .kit-position .kit-inventories td { font-size: 10pt; }
+.kit-walkthrough-plan .kit-block { margin-bottom: 3mm; }
 .kit-lesson-plan td:first-child { white-space: nowrap; font-weight: 600; }
 .kit-lesson-plan th:first-child { width: 11mm; }
 .kit-screen-only { background: #e8f0fb; border: 1px solid #8aa8d8; padding: 2mm 3mm; }
@@ -98,6 +115,25 @@ class Question:
     markdown: str
     position: dict[str, Any] | None
     ask: str | None
+
+
+@dataclass(frozen=True)
+class Claim:
+    """One thing a walkthrough stop says the engine will answer: the list item's Markdown and its query."""
+
+    markdown: str
+    ask: str
+
+
+@dataclass(frozen=True)
+class Stop:
+    """One stop of a walkthrough plan: the moves that lead to it from the stop before, and its claims."""
+
+    number: int
+    title: str
+    markdown: str
+    moves: tuple[str, ...]
+    claims: tuple[Claim, ...]
 
 
 @dataclass(frozen=True)
@@ -124,13 +160,30 @@ class Kit:
             questions.append(Question(number, title, markdown, position, ask.group(1) if ask else None))
         return questions
 
+    def walkthrough_query(self) -> str | None:
+        """The query the plan's **Open:** line adds to the teacher link (``seed=42&players=2&...``), or None."""
+        found = OPEN_LINE.search(self.parts["Walkthrough plan"])
+        return found.group(1) if found else None
+
+    def stops(self) -> list[Stop]:
+        """The walkthrough plan's stops in order, each with its moves (from the stop before) and its claims."""
+        stops = []
+        for number, title, markdown in _numbered_blocks(self.parts["Walkthrough plan"], STOP_HEADING):
+            play = PLAY_LINE.search(markdown)
+            moves = tuple(BACKTICKED.findall(play.group(1))) if play else ()
+            claims = tuple(
+                Claim(item, ask.group(1)) for item in LIST_ITEM.findall(markdown) if (ask := ASK.search(item))
+            )
+            stops.append(Stop(number, title, markdown, moves, claims))
+        return stops
+
     def answers(self) -> dict[int, str]:
         """The answer key's items by question number, as Markdown."""
         return {int(n): text.strip() for n, text in ANSWER_ITEM.findall(self.parts["Answer key"])}
 
 
 def parse_kit(path: Path) -> Kit:
-    """Read a kit file and check its shape: a title, the four parts in order, five questions and answers."""
+    """Read a kit file and check its shape: a title, the parts in order, five questions and answers."""
     text = path.read_text(encoding="utf-8")
     head, *chunks = re.split(r"^## ", text, flags=re.MULTILINE)
     if not head.startswith("# "):
@@ -156,9 +209,9 @@ def _check_quiz(kit: Kit) -> None:
         raise KitError(f"{kit.source.name}: the answer key must answer {expected}, not {sorted(kit.answers())}")
 
 
-def _numbered_blocks(markdown: str) -> Iterable[tuple[int, str, str]]:
-    """Each "### <n>. <title>" block of ``markdown``: its number, title and Markdown up to the next one."""
-    starts = list(QUESTION_HEADING.finditer(markdown))
+def _numbered_blocks(markdown: str, heading: re.Pattern[str] = QUESTION_HEADING) -> Iterable[tuple[int, str, str]]:
+    """Each "### <n>. <title>" block of ``markdown`` (or ``heading``'s): its number, title and Markdown to the next."""
+    starts = list(heading.finditer(markdown))
     for match, following in zip(starts, [*starts[1:], None], strict=True):
         end = following.start() if following else len(markdown)
         yield int(match.group(1)), match.group(2), markdown[match.start() : end]
@@ -209,11 +262,11 @@ MARKDOWN = mistune.create_markdown(renderer=KitRenderer(escape=False), plugins=[
 
 
 def render_kit(kit: Kit, parts: Iterable[str] = PARTS) -> str:
-    """The printable HTML page of ``kit``, holding ``parts`` (all four unless told), each from a new page."""
+    """The printable HTML page of ``kit``, holding ``parts`` (all of them unless told), each from a new page."""
     sections = "".join(_section(kit, part) for part in parts)
     screen_note = (
         '<p class="kit-screen-only">Print this page on A4 (Ctrl+P; this note does not print). The summary is'
-        " one page; the quiz, the answer key and the lesson plan each start on a new page.</p>"
+        " one page; the quiz, the answer key, the lesson plan and the walkthrough plan each start on a new page.</p>"
     )
     sheets, sections = _style_sheets_lifted(sections)
     return (
