@@ -89,7 +89,8 @@ def walk_pushes(walk: Walkthrough) -> list[Push]:
 
 
 def joined_frame(walk: Walkthrough, member: int, role: str, token: str | None) -> dict[str, Any]:
-    """The reply to walk_open and walk_join: the walkthrough's code, the member number and (once) a class token."""
+    """The reply to walk_open and walk_join: the walkthrough's code, the member number and (once) a class token; to
+    the teacher also the game's record (its deal and line) and the ply the class is shown."""
     game = walk.game
     frame = {
         "type": "walk_joined",
@@ -104,6 +105,8 @@ def joined_frame(walk: Walkthrough, member: int, role: str, token: str | None) -
         "shows": walk.shows,
         "status": walk.status,
     }
+    if role == "teacher":  # the teacher's page, reloaded, deals the same game again and replays its line
+        frame["record"], frame["ply"] = game.record(), walk.at
     return frame | ({"token": token} if token is not None else {})
 
 

@@ -12,7 +12,9 @@ of each, ``on_frame`` (if given) sees every frame as it comes (a widget updates
 its traits there). When the connection drops (the host restarted, the network
 blinked) the client connects again by itself, waiting a little longer after
 each failure (``backoff``, with jitter, so a class does not knock at once), and
-rejoins its seat with its token, asking for the moves it missed. A request in
+rejoins its seat with its token, asking for the moves it missed; ``on_frame``
+hears ``{"type": "connection", "connected": False}`` when it drops and ``True``
+once it is back (the client's own frame, so a page can say the host is away). A request in
 flight when the connection drops fails with :class:`TableConnectionLost`: it is
 not sent again, as the host may have played it (the next state frame says).
 On JupyterHub, ``hub_token`` (the kernel's ``JUPYTERHUB_API_TOKEN``) goes in the
@@ -294,6 +296,12 @@ class TableClient:
             if not waiter.done():
                 waiter.set_exception(TableConnectionLost("the connection to the table host dropped"))
         self._changed.set()
+        self._tell_connection()
+
+    def _tell_connection(self) -> None:
+        """``on_frame`` hears the client's own ``connection`` frame: the connection dropped, or is back."""
+        if self.on_frame is not None:
+            self.on_frame({"type": "connection", "connected": self.connected})
 
     async def _reconnect(self) -> bool:
         """Connect again, waiting longer after each failure; rejoin the seat. False when the hub refuses us."""
@@ -311,6 +319,7 @@ class TableClient:
                 pass
             else:
                 self._rejoin()
+                self._tell_connection()
                 return True
             delay = min(delay * 2, most)
         return False

@@ -17,6 +17,7 @@ from typing import Any
 
 import pytest
 
+import hatskit
 from hatskit.core import Game
 from tablehost.auth import HubUserAuth, TeacherKey, is_teacher
 from tablehost.classroom import CLASS_WATCH
@@ -285,6 +286,8 @@ def test_a_teacher_who_leaves_leaves_the_class_at_the_last_position_and_the_stud
     assert room.student("Maya", "walk_try", move=legal[0])["legal"] is True  # answers still count
     back = room.send({"op": "walk_join", "code": room.code, "role": "teacher", "teacher": room.secret})
     assert back.reply["role"] == "teacher" and room.last("Ben", "walk_presence")["teacher_here"] is True
+    again = hatskit.load(back.reply["record"])  # a reloaded teacher's page deals and replays the same game
+    assert again.record() == room.walk.game.record() and back.reply["ply"] == room.walk.at == 1
     assert room.last("teacher", "walk_tally")["answered"] == 1  # the tally waits for the teacher
     left = room.teach("walk_leave", role="teacher")
     assert left["member"] == 0 and room.last("Maya", "walk_presence")["teacher_here"] is False

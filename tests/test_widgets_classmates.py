@@ -14,6 +14,8 @@ import random
 import socket
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
+from dataclasses import replace
+from pathlib import Path
 from typing import Any
 from unittest.mock import patch
 
@@ -25,7 +27,7 @@ from widgets import HatsTable, SombreroTable
 from widgets.host import HOST_ENV
 from widgets.table.classmates import NO_CODE, NO_HOST, NO_NAME, Classmates
 from widgets.table.frame import TableFrame
-from widgets.table.shared import SharedTable
+from widgets.table.shared import HOST_AWAY, SharedTable
 from widgets.toolkit.parts import is_shown
 
 
@@ -140,6 +142,35 @@ async def play_through(server: TableServer, code: str, tables: list[TableFrame])
         ply = game.ply
         press_a_move(table, rng)  # type: ignore[arg-type]
         await until(lambda ply=ply: all(t.game.ply > ply for t in tables))
+
+
+def test_while_the_host_is_down_the_tables_say_so_and_once_it_is_back_the_game_goes_on(tmp_path: Path) -> None:
+    """The host stopped mid-game and started again on its port and file: each table says the host cannot be reached,
+    then no longer, and the next move is played; nothing was reloaded."""
+
+    async def test() -> None:
+        settings = Settings(bind="127.0.0.1:0", db=str(tmp_path / "tables.sqlite"), bot_delay=0.01)
+        server = TableServer(settings)
+        await server.start()
+        maya = await opened(server.url, players=2)
+        ben = await joined(server.url, fold(maya).seat.code, "Ben")
+        await until(lambda: not fold(maya).start_button.disabled)
+        fold(maya).start_button.click()
+        await until(lambda: all(isinstance(t, SharedTable) for t in (maya, ben)))
+        await server.stop()
+        await until(lambda: all(HOST_AWAY in said(t.message) for t in (maya, ben)))
+        again = TableServer(replace(settings, bind=server.url.split("/")[2]))
+        await again.start()
+        try:
+            back = (maya, ben)  # the host's frames after "Back at the table" may narrate over it: the away line is gone
+            await until(lambda: all(t.shared.reachable and HOST_AWAY not in said(t.message) for t in back), timeout=20)
+            mover = next(t for t in (maya, ben) if t.decides())
+            press_a_move(mover, random.Random(1))  # type: ignore[arg-type]
+            await until(lambda: maya.game.ply == ben.game.ply == 1)
+        finally:
+            await again.stop()
+
+    run(test)
 
 
 def test_a_reloaded_page_with_the_tables_link_comes_back_to_the_same_seat() -> None:

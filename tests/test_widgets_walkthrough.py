@@ -157,6 +157,31 @@ def test_a_student_is_told_the_rule_for_a_press_that_sends_no_try_and_the_hosts_
     run(test)
 
 
+def test_a_teachers_reloaded_page_takes_the_open_walkthrough_up_again_at_the_classs_position() -> None:
+    async def test() -> None:
+        async with served() as server:
+            teacher = await leading(server, SombreroTable, shows="all")
+            code = lead_of(teacher).code or ""
+            maya = await following(server, SombreroTable, code, "Maya")
+            for seed in (1, 2):
+                press_a_move(teacher, random.Random(seed))  # type: ignore[arg-type]  # White's turn, then the bot's
+            line = [str(move) for move in teacher.game.history]
+            await until(lambda: maya.game.ply == len(line) and walk_of(server, teacher).at == len(line))
+            await lead_of(teacher).client.close()  # type: ignore[union-attr]  # the tab is closed
+            again = page(SombreroTable, server.url, f"teacher={server.teacher_secret}")
+            fold = lead_of(again)
+            await until(lambda: is_shown(fold.resume_button))
+            assert f"Walkthrough {code} of this game is still open (1 following)" in said(fold.note)
+            fold.resume_button.click()
+            await until(lambda: isinstance(again, LeadingTable) and fold.code == code)
+            assert [str(move) for move in again.game.history] == line and again.shown_ply == len(line)
+            press_a_move(again, random.Random(3))  # type: ignore[arg-type]  # and the class follows on
+            await until(lambda: maya.game.ply > len(line) and walk_of(server, again).at == maya.game.ply)
+            assert not is_shown(fold.resume_button)
+
+    run(test)
+
+
 def an_illegal_move(table: Any) -> tuple[str, int]:
     """A card of the hand that has a legal move, and a tea-table position it may not go to."""
     legal = {str(move) for move in table.reader_moves()}

@@ -78,6 +78,8 @@ NO_STATE = "a seat at a shared table holds no state of the game, only what its s
 STEP_TO_LATEST = "Step to the latest position to play: at a shared table every move is made there."
 AWAY_TIP = "your classmate has been away for a while: a bot plays their seat until they come back to the table"
 NO_UNDO_HERE = "There is no undo at a shared table: every player has seen the move. The step bar shows earlier moves."
+HOST_AWAY = "The table host cannot be reached just now: the game waits, and this table joins it again by itself."
+HOST_BACK = "Back at the table: the game goes on."
 NO_NEW_GAME = "This table is shared with classmates: its game is the host's, so no other game can be put on it."
 LOST = (
     "The connection to the table host dropped before it answered: the next position it sends shows whether your"
@@ -472,6 +474,7 @@ class SeatAtHost:
         self.game: SeatGame | None = None
         self.presence: Frame | None = None
         self.ended: str | None = None  # why this connection holds the seat no more (closed, or taken elsewhere)
+        self.reachable = True  # the host answers (over the network a connection can drop, and come back)
         self._record: SeatRecord | None = None
         self._listeners: list[Listener] = []
 
@@ -515,6 +518,8 @@ class SeatAtHost:
             self.ended = frame.get("message", "closed")
         elif kind == "state":
             self._take_state(frame)
+        elif kind == "connection":
+            self.reachable = frame["connected"]
         self._tell(kind, before)
 
     def _tell(self, kind: str, before: int) -> None:
@@ -911,6 +916,8 @@ class SharedTable(KeptElsewhere):
             self.refresh()
         if kind == "closed":
             self.say(f"This table gets no more moves here ({self.shared.ended}).", error=True)
+        if kind == "connection":
+            self.say(HOST_BACK if self.shared.reachable else HOST_AWAY, error=not self.shared.reachable)
         if kind != "state" or self.shared.game is None:
             return
         self.game = self.shared.game

@@ -30,6 +30,8 @@ from collections.abc import Coroutine, Sequence
 from dataclasses import dataclass, field
 from typing import Any, cast
 
+from tornado.httpclient import HTTPClientError
+
 import hatskit
 from hatskit.core import UsageError, brief
 from hatskit.drawing import sentence
@@ -58,6 +60,9 @@ NO_DEAL = (
     "A walkthrough starts from a dealt game: press New game… and Start first (a loaded position cannot be dealt"
     " again at the host)."
 )
+RESUME_TIP = "lead the walkthrough this page led before it was reloaded or closed: its students follow it still"
+STILL_OPEN = "Walkthrough {code} of this game is still open ({following} following): you can take it up again."
+WALK_AWAY = "The class's host cannot be reached just now: this table follows your teacher again by itself."
 NOT_IN_TURNS = "A walkthrough needs a game played in turns: in a race every seat acts at once."
 NO_NAME = "Type your name first: it is what your teacher sees."
 LEADING_NEW_GAME = "This table leads a walkthrough: end it (Walkthrough…) before you put another game on it."
@@ -211,15 +216,24 @@ class Leading(Asking):
         self.add_class("hk-walkthrough")
         self._show_parts()
         self.settled()
+        self._look_for_open()
 
     def settled(self) -> None:
-        """Before a walkthrough, what starting one does; while leading, nothing (the code line says it)."""
-        self.say("" if self.code is not None else LEAD_INTRO)
+        """Before a walkthrough, what starting one does (or that one is still open); while leading, nothing (the code
+        line says it)."""
+        if self.code is not None:
+            self.say("")
+        elif self.open_walk is not None:
+            self.say(STILL_OPEN.format(code=self.open_walk["code"], following=self.open_walk["following"]))
+        else:
+            self.say(LEAD_INTRO)
 
     def _build(self) -> None:
         self.note = html_line("hk-walk-note")
         self.shows_box = ui.Choices(options=SHOWS, value="all", description="the class sees")
         self.start_button = named_button("start a walkthrough", LEAD_TIP, self.press_start)
+        self.resume_button = named_button("take it up again", RESUME_TIP, self.take_up)
+        self.open_walk: Frame | None = None  # a walkthrough of this game the host holds, this page not leading it
         self.code_line = html_line("hk-walk-code")
         self.clipboard = Clipboard(label="the walkthrough's link")
         self.copy_button = named_button("copy link", "copy the link that brings a student to it", self.copy_link)
@@ -229,7 +243,7 @@ class Leading(Asking):
         self.tally_line = html_line("hk-walk-tally")
 
     def _parts(self) -> list[ui.Part]:
-        self.before = [row([self.shows_box, self.start_button])]
+        self.before = [row([self.shows_box, self.start_button, self.resume_button])]
         self.during = [self.code_line, row([self.copy_button, self.ask_button, self.end_button]), self.clipboard]
         return [self.note, *self.before, *self.during, self.tally_line]
 
@@ -237,6 +251,7 @@ class Leading(Asking):
         leading = self.code is not None
         for part in self.before:
             show(part, not leading)
+        show(self.resume_button, not leading and self.open_walk is not None)
         for part in [*self.during, self.tally_line]:
             show(part, leading)
         show(self.table.setup, not leading)  # another game cannot be put on a table the class follows
@@ -271,6 +286,52 @@ class Leading(Asking):
         self._show_parts()
         self.code_line.value = code_html(client.walk_code or "")
         self.table_moved()
+
+    def _look_for_open(self) -> None:
+        """Ask the host, once, for a walkthrough of this game it still holds: the teacher's page was reloaded or closed
+        while leading, and the class still follows it. Where the host cannot say (none, or not now), nothing."""
+        try:
+            asyncio.get_running_loop()
+        except RuntimeError:  # no loop to ask on (a table made outside a kernel)
+            return
+        self._spawn(self._list_open())
+
+    async def _list_open(self) -> None:
+        try:
+            client = await self.connect(self.secret)
+            try:
+                walks = (await client.walk_list())["walks"]
+            finally:
+                await client.close()
+        except (TableRefused, TableConnectionLost, TimeoutError, OSError, HTTPClientError):
+            return  # a wrong secret or no host: said when the teacher presses start
+        mine = [walk for walk in walks if walk["game"] == self.table.game_id]
+        if mine and self.code is None:
+            self.open_walk = mine[-1]  # the newest
+            self._show_parts()
+            self.settled()
+
+    def take_up(self) -> None:
+        """Lead the open walkthrough again: the table deals its game again and plays its line to the class's ply."""
+        if self.open_walk is not None and self.code is None:
+            self._run("Taking the walkthrough up again…", self._take_up(str(self.open_walk["code"])))
+
+    async def _take_up(self, code: str) -> None:
+        client = await self.connect(self.secret)
+        self.client = client  # its tally, pushed as it joins, is heard
+        try:
+            joined = await client.walk_join(code, role="teacher")
+            game = hatskit.load(joined["record"])
+        except BaseException:
+            self.client = None
+            await client.close()
+            raise
+        self.table.start(game)
+        self.table.go_to(joined["ply"])
+        self.line, self.at, self._stuck, self.open_walk = list(joined["record"]["moves"]), joined["ply"], None, None
+        lead(self.table, self)
+        self._show_parts()
+        self.code_line.value = code_html(code)
 
     def end(self) -> None:
         if self.client is not None:
@@ -564,7 +625,7 @@ class Following(Asking):
             table.class_moved()
         elif kind == "closed":
             table.refresh()
-        elif kind != "walk_presence":
+        elif kind not in ("walk_presence", "connection"):
             return
         self.settled()
 
@@ -577,6 +638,8 @@ class Following(Asking):
         client = self.client
         if client is None:
             return f"Your teacher's walkthrough {self.code}: type your name and press follow."
+        if not client.connected and client.failed is None:
+            return WALK_AWAY
         if client.walk_ended:
             return f"The walkthrough has ended ({client.walk_ended}): the table keeps its last position."
         teacher = (client.walk_presence or {}).get("teacher") or "your teacher"
