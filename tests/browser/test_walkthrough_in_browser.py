@@ -10,8 +10,10 @@ page sends it as his try, the host refuses it by rule S2 and his message line sa
 "3 of 3 answered" and the illegal try by its rule. At the second all three answer legal moves. After each question
 the teacher plays on, and every student's table follows: its move list as long as the host's walk position. Noor
 then steps away (*try it here*), plays a line of her own while the teacher plays on, and comes back (*back to the
-class*): her table shows the class's position again, move for move and square for square. Nothing on the phones'
-tables is cut off, squeezed or scrolls sideways (``PHONE_PROBLEMS``).
+class*): her table shows the class's position again, move for move and square for square. Last the teacher's tab
+is reloaded: the students are told she is away, her page offers to take the walkthrough up again, and once she has
+her table shows the class's position and leads on. Nothing on the phones' tables is cut off, squeezed or scrolls
+sideways (``PHONE_PROBLEMS``).
 
 The host runs in this test's process (tests/browser/conftest.py's ``HostThread``), Voilà serves the pages as `make
 app` does. With HATSKIT_SCREENSHOTS set it saves the teacher's projector screen at the first tally, each student at
@@ -160,7 +162,7 @@ def projector(page: Page, name: str, top: Locator) -> None:
         page.screenshot(path=str(Path(directory) / f"{name}.png"), animations="disabled")
 
 
-def test_three_students_follow_the_teachers_projector_answer_two_questions_and_one_comes_back(
+def test_three_students_follow_the_teachers_projector_answer_two_questions_and_the_teacher_leads_on_after_a_reload(
     browser: Browser, own_app: str, own_host: HostThread
 ) -> None:
     url = f"{own_app}/voila/render/{PAGE}.ipynb"
@@ -228,3 +230,19 @@ def test_three_students_follow_the_teachers_projector_answer_two_questions_and_o
     noor.fold.get_by_role("button", name="back to the class", exact=True).click()
     expect(noor.fold.locator(".hk-walk-note")).to_contain_text(f"You follow walkthrough {code}")
     all_follow(students, teacher, own_host, code)
+
+    teacher.reload()  # the teacher's tab reloaded mid-walkthrough: the class keeps its position, told she is away
+    drawn(teacher)
+    for student in students:
+        expect(student.fold.locator(".hk-walk-note")).to_contain_text("is away for now", timeout=PATIENCE)
+    lead.locator("summary").first.click()
+    still_open = f"Walkthrough {code} of this game is still open (3 following)"
+    expect(lead.locator(".hk-walk-note")).to_contain_text(still_open)
+    lead.get_by_role("button", name="take it up again", exact=True).click()
+    expect(lead.locator(".hk-walk-code")).to_contain_text("3 following: Maya, Noor, Ravi")
+    all_follow(students, teacher, own_host, code)  # her table deals the same game and shows the class's position
+    played = moves_listed(table)
+    press_until(teacher, teacher_kernel, lambda: moves_listed(table) > played, "teacher")
+    all_follow(students, teacher, own_host, code)
+    for student in students:
+        expect(student.fold.locator(".hk-walk-note")).not_to_contain_text("away")

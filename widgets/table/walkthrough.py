@@ -331,7 +331,7 @@ class Leading(Asking):
         self.line, self.at, self._stuck, self.open_walk = list(joined["record"]["moves"]), joined["ply"], None, None
         lead(self.table, self)
         self._show_parts()
-        self.code_line.value = code_html(code)
+        self.code_line.value = code_html(code, (client.walk_presence or {}).get("students") or [])  # heard already
 
     def end(self) -> None:
         if self.client is not None:
