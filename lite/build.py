@@ -363,7 +363,9 @@ for module in STARTUP:
         importlib.import_module(module)
     except Exception as error:  # a module that needs the browser: what it imported before is still counted
         print(f"lite/build.py: bytecode: importing {module} stopped at {error!r}")
-ONLINE = {"widgets.table.shared", "widgets.table.walkthrough"}  # over tornado: never in the browser's Python
+# Over tornado: never in the browser's Python.
+ONLINE = {"widgets.table.shared", "widgets.table.seat_at_host", "widgets.table.seat_game"}
+ONLINE |= {"widgets.table.walkthrough", "widgets.table.walk_lead", "widgets.table.walk_follow"}
 for package in ("hatskit", "widgets"):
     walked = pkgutil.walk_packages(importlib.import_module(package).__path__, package + ".", onerror=print)
     for module in walked:

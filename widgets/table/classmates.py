@@ -14,7 +14,7 @@ with the game as it stands. On JupyterHub the hub user holds the seat and no tok
 
 The host is found in ``TABLETOP_URL`` (``make app`` sets it; on JupyterHub the hub's service). Without it
 (Binder, the static site, a notebook on its own) the fold says that classmates play on one screen here.
-The connection runs on the kernel's asyncio loop (:class:`~widgets.table.shared.ClientSeat`): a press starts
+The connection runs on the kernel's asyncio loop (:class:`~widgets.table.seat_at_host.ClientSeat`): a press starts
 a task, and the fold says what it is doing until the host answers.
 """
 
@@ -37,8 +37,9 @@ from widgets.toolkit.clipboard import Clipboard
 from widgets.toolkit.parts import html_line, named_button, row, show
 
 if TYPE_CHECKING:
+    from tablehost.client import TableClient
     from widgets.table.frame import TableFrame
-    from widgets.table.shared import ClientSeat
+    from widgets.table.seat_at_host import ClientSeat
 
 KEPT_MOST = 20  # seats a browser remembers (the newest kept)
 CLASSMATES_TIP = "play classmates at their own laptops: open a table and give them its code, or join theirs"
@@ -120,6 +121,29 @@ class HostFold(ui.Fold):
             self.say(UNREACHABLE.format(error or type(error).__name__), error=True)
         finally:
             self._busy = False
+
+
+class Asking(HostFold):
+    """A :class:`HostFold` with a client of its own, whose frames it hears: the walkthrough's folds, the teacher's
+    (widgets/table/walk_lead.py) and a student's (widgets/table/walk_follow.py)."""
+
+    client: TableClient | None
+
+    def _start_asking(self, url: str) -> None:  # type: ignore[override]
+        self.url, self.client = url, None
+        super()._start_asking()
+
+    async def connect(self, teacher: str | None) -> TableClient:
+        """A client connected to the host, its frames heard by :meth:`heard`."""
+        from tablehost.client import TableClient  # tornado's client: only where a host exists (never the static site)
+
+        token = hub_token()
+        client = TableClient(self.url, teacher=teacher, on_frame=self.heard, hub_token=token or None)
+        await client.connect()
+        return client
+
+    def heard(self, frame: dict[str, Any]) -> None:
+        """A frame from the host."""
 
 
 class Classmates(HostFold):
@@ -237,17 +261,17 @@ class Classmates(HostFold):
     # -- talking to the host ---------------------------------------------------------------------
 
     async def _open(self, name: str, players: int, bots: str) -> None:
-        from widgets.table.shared import ClientSeat  # tornado's client: never imported on the static site
+        from widgets.table.seat_at_host import ClientSeat  # tornado's client: never imported on the static site
 
         self._seated(await ClientSeat.open(self._url(), self.table.game_id, players, name, bots=bots, **_hub()))
 
     async def _join(self, code: str, name: str) -> None:
-        from widgets.table.shared import ClientSeat
+        from widgets.table.seat_at_host import ClientSeat
 
         self._seated(await ClientSeat.join(self._url(), code, name, **_hub()))
 
     async def _rejoin(self, code: str, token: str | None) -> None:
-        from widgets.table.shared import ClientSeat
+        from widgets.table.seat_at_host import ClientSeat
 
         self._seated(await ClientSeat.rejoin(self._url(), code, token, **_hub()))
 

@@ -1,0 +1,333 @@
+"""*Walkthrough…*, the teacher's side (widgets/table/walkthrough.py says what a walkthrough is): start one of the
+game on the table, give its code and link, lead the class from the table (:class:`LeadingTable`: every move and step
+sent to the host), ask "your move?" and see the answers counted; take an open walkthrough up again after a reload.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import html
+from collections.abc import Coroutine, Sequence
+from typing import Any, cast
+
+from tornado.httpclient import HTTPClientError
+
+import hatskit
+from hatskit.drawing import sentence
+from tablehost.client import TableClient, TableConnectionLost, TableRefused
+from widgets.host import hub_user
+from widgets.table.classmates import LOST, Asking
+from widgets.table.frame import TableFrame
+from widgets.table.seat_game import Frame
+from widgets.table.shared import mixed
+from widgets.toolkit import ui
+from widgets.toolkit.clipboard import Clipboard
+from widgets.toolkit.parts import html_line, named_button, row, show
+
+SHOWS = [("every hand", "all"), ("my seat only", "seat")]
+LEAD_TIP = "lead the class through this game: every student's table follows yours, and you can ask “your move?”"
+LEAD_INTRO = (
+    "Start a walkthrough of the game on this table: students open its link, and their tables show each move and"
+    " step you make here. The bots at your table play their seats as usual; to play every seat yourself, choose"
+    " “a reader (you)” for them in New game… first."
+)
+NO_DEAL = (
+    "A walkthrough starts from a dealt game: press New game… and Start first (a loaded position cannot be dealt"
+    " again at the host)."
+)
+RESUME_TIP = "lead the walkthrough this page led before it was reloaded or closed: its students follow it still"
+STILL_OPEN = "Walkthrough {code} of this game is still open ({following} following): you can take it up again."
+NOT_IN_TURNS = "A walkthrough needs a game played in turns: in a race every seat acts at once."
+LEADING_NEW_GAME = "This table leads a walkthrough: end it (Walkthrough…) before you put another game on it."
+
+
+class Leading(Asking):
+    """The teacher's fold: start a walkthrough of the table's game, give its code, ask "your move?", see the
+    answers counted; see the module docstring."""
+
+    def __init__(self, table: TableFrame, url: str, secret: str | None) -> None:
+        self.table, self.secret = table, secret
+        self._start_asking(url)
+        self.line: list[str] = []  # the moves the host's line holds, as far as this page sent them
+        self.at = 0  # the ply the host shows
+        self._syncing = False
+        self._stuck: tuple[tuple[str, ...], int] | None = None  # a position the host refused to show
+        self._build()
+        super().__init__(self._parts(), summary="Walkthrough…", tooltip=LEAD_TIP)
+        self.add_class("hk-walkthrough")
+        self._show_parts()
+        self.settled()
+        self._look_for_open()
+
+    def settled(self) -> None:
+        """Before a walkthrough, what starting one does (or that one is still open); while leading, nothing (the code
+        line says it)."""
+        if self.code is not None:
+            self.say("")
+        elif self.open_walk is not None:
+            self.say(STILL_OPEN.format(code=self.open_walk["code"], following=self.open_walk["following"]))
+        else:
+            self.say(LEAD_INTRO)
+
+    def _build(self) -> None:
+        self.note = html_line("hk-walk-note")
+        self.shows_box = ui.Choices(options=SHOWS, value="all", description="the class sees")
+        self.start_button = named_button("start a walkthrough", LEAD_TIP, self.press_start)
+        self.resume_button = named_button("take it up again", RESUME_TIP, self.take_up)
+        self.open_walk: Frame | None = None  # a walkthrough of this game the host holds, this page not leading it
+        self.code_line = html_line("hk-walk-code")
+        self.clipboard = Clipboard(label="the walkthrough's link")
+        self.copy_button = named_button("copy link", "copy the link that brings a student to it", self.copy_link)
+        self.ask_button = named_button("ask: your move?", "ask the class for the move at this position", self.ask)
+        self.ask_button.primary = True
+        self.end_button = named_button("end the walkthrough", "end it: the students' tables stop following", self.end)
+        self.tally_line = html_line("hk-walk-tally")
+
+    def _parts(self) -> list[ui.Part]:
+        self.before = [row([self.shows_box, self.start_button, self.resume_button])]
+        self.during = [self.code_line, row([self.copy_button, self.ask_button, self.end_button]), self.clipboard]
+        return [self.note, *self.before, *self.during, self.tally_line]
+
+    def _show_parts(self) -> None:
+        leading = self.code is not None
+        for part in self.before:
+            show(part, not leading)
+        show(self.resume_button, not leading and self.open_walk is not None)
+        for part in [*self.during, self.tally_line]:
+            show(part, leading)
+        show(self.table.setup, not leading)  # another game cannot be put on a table the class follows
+
+    @property
+    def code(self) -> str | None:
+        return None if self.client is None else self.client.walk_code
+
+    # -- starting and ending -----------------------------------------------------------------------
+
+    def press_start(self) -> None:
+        """Open a walkthrough of the game on the table, from its deal; the moves already played are sent after."""
+        game = self.table.game
+        if self.table.spec.simultaneous:
+            self.say(NOT_IN_TURNS, error=True)
+        elif "seed" not in game.head:
+            self.say(NO_DEAL, error=True)
+        else:
+            self._run("Opening the walkthrough…", self._open(self.shows_box.value))
+
+    async def _open(self, shows: str) -> None:
+        client = await self.connect(self.secret)
+        game, seat = self.table.game, self.table.viewer
+        try:
+            fields = {"options": game.head["options"], "seat": seat, "shows": shows, "seed": game.head["seed"]}
+            await client.walk_open(game.game_id, len(game.seat_names), hub_user(), **fields)
+        except BaseException:
+            await client.close()
+            raise
+        self.client, self.line, self.at, self._stuck = client, [], 0, None
+        lead(self.table, self)
+        self._show_parts()
+        self.code_line.value = code_html(client.walk_code or "")
+        self.table_moved()
+
+    def _look_for_open(self) -> None:
+        """Ask the host, once, for a walkthrough of this game it still holds: the teacher's page was reloaded or closed
+        while leading, and the class still follows it. Where the host cannot say (none, or not now), nothing."""
+        try:
+            asyncio.get_running_loop()
+        except RuntimeError:  # no loop to ask on (a table made outside a kernel)
+            return
+        self._spawn(self._list_open())
+
+    async def _list_open(self) -> None:
+        try:
+            client = await self.connect(self.secret)
+            try:
+                walks = (await client.walk_list())["walks"]
+            finally:
+                await client.close()
+        except (TableRefused, TableConnectionLost, TimeoutError, OSError, HTTPClientError):
+            return  # a wrong secret or no host: said when the teacher presses start
+        mine = [walk for walk in walks if walk["game"] == self.table.game_id]
+        if mine and self.code is None:
+            self.open_walk = mine[-1]  # the newest
+            self._show_parts()
+            self.settled()
+
+    def take_up(self) -> None:
+        """Lead the open walkthrough again: the table deals its game again and plays its line to the class's ply."""
+        if self.open_walk is not None and self.code is None:
+            self._run("Taking the walkthrough up again…", self._take_up(str(self.open_walk["code"])))
+
+    async def _take_up(self, code: str) -> None:
+        client = await self.connect(self.secret)
+        self.client = client  # its tally, pushed as it joins, is heard
+        try:
+            joined = await client.walk_join(code, role="teacher")
+            game = hatskit.load(joined["record"])
+        except BaseException:
+            self.client = None
+            await client.close()
+            raise
+        self.table.start(game)
+        self.table.go_to(joined["ply"])
+        self.line, self.at, self._stuck, self.open_walk = list(joined["record"]["moves"]), joined["ply"], None, None
+        lead(self.table, self)
+        self._show_parts()
+        self.code_line.value = code_html(code, (client.walk_presence or {}).get("students") or [])  # heard already
+
+    def end(self) -> None:
+        if self.client is not None:
+            self._run("Ending the walkthrough…", self._end(self.client))
+
+    async def _end(self, client: TableClient) -> None:
+        await client.walk_close()
+        await client.close()
+        self.client = None
+        unlead(self.table)
+        self._show_parts()
+        self.tally_line.value = ""
+
+    def copy_link(self) -> None:
+        """The walkthrough's link (the page's own, with ``?walk=CODE``) to the clipboard."""
+        self.clipboard.copy(f"?walk={self.code}")
+
+    # -- the table leads ---------------------------------------------------------------------------
+
+    def table_moved(self) -> None:
+        """The teacher's table changed: bring the host to the position it shows (one task at a time, on the loop)."""
+        if self.client is not None and not self._syncing and self._wanted() != self._stuck:
+            self._syncing = True
+            self._spawn(self._sync())
+
+    def _wanted(self) -> tuple[tuple[str, ...], int]:
+        table = self.table
+        return tuple(str(move) for move in list(table.game.history)[: table.shown_ply]), table.shown_ply
+
+    async def _sync(self) -> None:
+        """Send moves and steps until the host shows the table's position; a refusal is said, and not sent again."""
+        try:
+            while (step := self._next_step()) is not None:
+                await step
+        except TableRefused as refusal:
+            self._stuck = self._wanted()
+            self.say(sentence(str(refusal), capital=True), error=True)
+        except (TableConnectionLost, TimeoutError):
+            self.say(LOST, error=True)
+        finally:
+            self._syncing = False
+
+    def _next_step(self) -> Coroutine[Any, Any, None] | None:
+        """The one request that brings the host nearer the table's position (None: it shows it)."""
+        wanted, _ = self._wanted()
+        fork = next((ply for ply, (a, b) in enumerate(zip(wanted, self.line, strict=False)) if a != b), None)
+        fork = min(len(wanted), len(self.line)) if fork is None else fork
+        if fork < len(wanted):
+            return self._move(wanted[fork]) if self.at == fork else self._step(fork)
+        return None if self.at == len(wanted) else self._step(len(wanted))
+
+    async def _move(self, move: str) -> None:
+        assert self.client is not None
+        await self.client.walk_move(move)
+        if self.line[self.at : self.at + 1] != [move]:  # not the line's next move: a new line from here
+            self.line = [*self.line[: self.at], move]
+        self.at += 1
+
+    async def _step(self, ply: int) -> None:
+        assert self.client is not None
+        await self.client.walk_step(ply)
+        self.at = ply
+
+    # -- asking the class --------------------------------------------------------------------------
+
+    def ask(self) -> None:
+        """Ask "your move?" at the position shown (once the host shows it)."""
+        if self.client is not None:
+            self._run("Asking the class…", self._ask(self.client))
+
+    async def _ask(self, client: TableClient) -> None:
+        while self._syncing:
+            await asyncio.sleep(0.01)
+        await client.walk_ask()
+
+    def heard(self, frame: Frame) -> None:
+        """The class's answers counted, and who follows, as the host tells them."""
+        kind = frame.get("type")
+        if kind == "walk_tally" and self.client is not None:
+            self.tally_line.value = tally_html(frame, self.table.game.seat_names)
+        elif kind == "walk_presence" and frame.get("students") is not None:
+            self.code_line.value = code_html(self.code or "", frame["students"])
+        elif kind == "walk" and frame.get("question") is None and self.client is not None:
+            self.tally_line.value = _closed(self.tally_line.value)
+        else:
+            return
+        self.table.flush()
+
+
+def code_html(code: str, students: Sequence[Frame] = ()) -> str:
+    """The walkthrough's code, how a student comes, and who follows now."""
+    here = [str(student["name"]) for student in students if student.get("here")]
+    follow = f"{len(here)} following: {', '.join(here)}." if here else "Nobody follows yet."
+    lead = (
+        f"<b>Walkthrough {html.escape(code)}</b>. Students open this page with the link “copy link” gives you, or"
+        " add ?walk= and the code to its address. Your table leads: each move and step you make, their tables show."
+    )
+    return f"<p>{lead}</p><p>{html.escape(follow)}</p>"
+
+
+def tally_html(tally: Frame, names: Sequence[str]) -> str:
+    """The open question's answers: how many answered, each move chosen (most first), the illegal tries by rule and
+    the strong bot's move."""
+    seat = names[tally["seat"]] if 0 <= tally["seat"] < len(names) else str(tally["seat"])
+    head = (
+        f"<b>Question {tally['number']}</b>: {html.escape(seat)}'s move {_when(tally['ply'])}."
+        f" {tally['answered']} of {tally['following']} answered."
+    )
+    choices = "".join(f"<li>{_choice(choice)}</li>" for choice in tally["choices"])
+    rules = ", ".join(f"{html.escape(str(rule['rule']))}: {rule['count']}" for rule in tally["rules"])
+    illegal = f"<p>Illegal tries: {tally['illegal']}" + (f" (by rule: {rules})" if rules else "") + ".</p>"
+    best = tally.get("best")
+    bot = f"The strong bot plays {html.escape(best)}." if best else "The strong bot is thinking…"
+    return f"<p>{head}</p><ul class='hk-walk-choices'>{choices}</ul>{illegal}<p>{bot}</p>"
+
+
+def _when(ply: int) -> str:
+    return "at the start" if ply == 0 else f"after move {ply}"
+
+
+def _choice(choice: Frame) -> str:
+    move, count = html.escape(choice["move"]), choice["count"]
+    if choice["legal"]:
+        return f"{move}: {count}"
+    return f"{move}: {count}, not allowed ({html.escape(str(choice.get('why') or choice.get('rule') or ''))})"
+
+
+def _closed(tally: str) -> str:
+    """The last tally once the question closed (the teacher played or stepped on)."""
+    return tally if not tally or "(closed)" in tally else tally.replace("</b>", "</b> (closed)", 1)
+
+
+class LeadingTable(TableFrame):
+    """A mix-in for the teacher's table while it leads a walkthrough: every redraw (a move, a step, undo, a bot's
+    answer) brings the host to the position shown, and no other game is put on it."""
+
+    walk_lead: Leading
+
+    def refresh(self) -> None:
+        super().refresh()
+        self.walk_lead.table_moved()
+
+    def start(self, game: Any, seats: Sequence[str] | None = None) -> None:
+        del game, seats
+        self.say(LEADING_NEW_GAME, error=True)
+
+
+def lead(table: TableFrame, fold: Leading) -> None:
+    """``table`` leads the walkthrough of ``fold`` (its class gains :class:`LeadingTable`)."""
+    if not isinstance(table, LeadingTable):
+        table.__class__ = mixed(LeadingTable, type(table))
+    cast(LeadingTable, table).walk_lead = fold
+
+
+def unlead(table: TableFrame) -> None:
+    """``table`` is the teacher's own again."""
+    if isinstance(table, LeadingTable):
+        table.__class__ = type(table).__mro__[2]
