@@ -162,8 +162,10 @@ def serve_app(start_server: Callable[[list[str], str], Server]) -> Callable[...,
 
     compile_bytecode()
 
-    def serve(directory: Path = REPO / "notebooks", *options: str, host: str | None = None) -> Server:
-        return start_server(app_command(directory, *options, host=host, brisk=True), "/")
+    def serve(
+        directory: Path = REPO / "notebooks", *options: str, host: str | None = None, brisk: bool = False
+    ) -> Server:
+        return start_server(app_command(directory, *options, host=host, brisk=brisk), "/")
 
     return serve
 
@@ -179,6 +181,14 @@ def table_host(start_server: Callable[[list[str], str], Server]) -> str:
 def voila(serve_app: Callable[..., Server], table_host: str) -> str:
     """Base URL of Voilà serving notebooks/ with the repository's config/ and a table host, as `make app` does."""
     return serve_app(host=table_host).url
+
+
+@pytest.fixture(scope="session")
+def brisk_voila(serve_app: Callable[..., Server], table_host: str) -> str:
+    """:func:`voila`, its bots pausing 0.2 s before a move rather than 0.8 (BRISK_BOTS): for the tests that play
+    whole games, where the pauses would be most of their time. Tests that watch a move's motion keep the pace a
+    class has (a bot moving 0.2 s later starts while a student's move still glides)."""
+    return serve_app(host=table_host, brisk=True).url
 
 
 @pytest.fixture(scope="session")
