@@ -290,17 +290,15 @@ def open_game_page(page: Page, voila: str, game: str, query: str = "") -> None:
 DARK_PAGE = "() => getComputedStyle(document.body).backgroundColor.match(/\\d+/g).slice(0, 3).every((c) => +c < 80)"
 
 
-def test_after_the_guided_game_play_on_plays_to_the_end(
-    page: Page, kernel: Kernel, brisk_voila: str, game: str
-) -> None:
-    open_game_page(page, brisk_voila, game)
+def test_after_the_guided_game_play_on_plays_to_the_end(page: Page, kernel: Kernel, voila: str, game: str) -> None:
+    open_game_page(page, voila, game)
     table = play_the_first_lesson(page, FIRST_CLICK[game])
     expect(table.locator(".hk-guide")).to_contain_text("you earned a star")
     play_to_the_end(kernel, table, game, random.Random(f"play on {game}"))
 
 
-def test_the_pages_play_table_plays_to_the_end(page: Page, kernel: Kernel, brisk_voila: str, game: str) -> None:
-    open_game_page(page, brisk_voila, game, "?theme=dark")  # a whole game in the dark theme (the other tables: light)
+def test_the_pages_play_table_plays_to_the_end(page: Page, kernel: Kernel, voila: str, game: str) -> None:
+    open_game_page(page, voila, game, "?theme=dark")  # a whole game in the dark theme (the other tables: light)
     assert page.evaluate(DARK_PAGE), "the page is drawn dark"
     play_to_the_end(kernel, page.locator(".hk-table.hk-main"), game, random.Random(f"play {game}"))
     if not STUDENTS[game].picks_play:  # every pick-up was counted, and each sent nothing
@@ -308,9 +306,9 @@ def test_the_pages_play_table_plays_to_the_end(page: Page, kernel: Kernel, brisk
 
 
 def test_a_line_of_ones_own_from_the_finished_game_plays_to_the_end(
-    page: Page, kernel: Kernel, brisk_voila: str, game: str
+    page: Page, kernel: Kernel, voila: str, game: str
 ) -> None:
-    open_game_page(page, brisk_voila, game)
+    open_game_page(page, voila, game)
     page.get_by_role("button", name="open this game on a table").click()
     table = page.locator(".hk-table").last
     expect(table.locator(".hk-status")).to_contain_text("The game is over")

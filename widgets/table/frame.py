@@ -95,18 +95,6 @@ from widgets.toolkit.parts import View, column, html_line, is_shown, named_butto
 __all__ = ["READER", "SEAT_KINDS", "TableFrame", "check_seats"]
 
 BOT = "bot"  # the scheduler's tag for bots' moves
-BOT_DELAY_ENV = "HATSKIT_BOT_DELAY"  # seconds a turn game's bot waits before it moves (the browser tests' brisk pace)
-
-
-def bot_pause() -> float:
-    """How long a turn game's bot waits before it moves, so a reader sees each move land: 0.8 s, or the seconds
-    in HATSKIT_BOT_DELAY. The browser tests shorten it, as a test clock would: they wait on what the page shows,
-    never on the pause. A race's bots are not paced by it (their delay is their reaction time)."""
-    value = os.environ.get(BOT_DELAY_ENV, "").strip()
-    try:
-        return 0.8 if not value else max(0.0, float(value))
-    except ValueError:
-        raise ValueError(f"{BOT_DELAY_ENV} must be a number of seconds, not {value!r}") from None
 
 
 class Coach(Protocol):
@@ -153,7 +141,7 @@ class TableFrame(View):
         self,
         game: Game,
         seats: Sequence[str] | None = None,
-        bot_delay: float | None = None,
+        bot_delay: float = 0.8,
         seed: int = 0,
         clock: ManualClock | None = None,
         teacher: bool = False,
@@ -161,7 +149,7 @@ class TableFrame(View):
         self._check_game(game)
         self.teacher = teacher  # the teacher's screen: it alone offers the view of every hand (widgets/table/seats.py)
         super().__init__()
-        self._build(game, seats, bot_pause() if bot_delay is None else bot_delay, seed, clock)
+        self._build(game, seats, bot_delay, seed, clock)
         self.flush()
 
     def _build(
