@@ -82,6 +82,8 @@ def opened(browser: Browser, url: str, width: int, height: int = 900) -> tuple[P
 
 
 def drawn(page: Page) -> None:
+    """The page has loaded (Voilà has run every cell) and its table shows the walkthrough's fold."""
+    page.wait_for_load_state("load")
     expect(page.locator(f"{MAIN} .hk-walkthrough")).to_be_attached()
 
 
@@ -178,8 +180,12 @@ def test_three_students_follow_the_teachers_projector_answer_two_questions_and_t
     students = [Follower(name, *opened(browser, f"{url}?walk={code}{dark}", w)) for name, (w, dark) in screens.items()]
     for student in students:
         drawn(student.page)
-        student.fold.get_by_label("your name").fill(student.name)
-        student.fold.get_by_role("button", name="follow", exact=True).click()
+        name_box = student.fold.get_by_label("your name")
+        name_box.fill(student.name)
+        name_box.press("Tab")  # the name goes to the kernel as the box is left: the press below sends one message
+        follow = student.fold.get_by_role("button", name="follow", exact=True)
+        if not student.kernel.press(follow, f"{student.name}'s follow"):
+            pytest.fail(f"{student.name}'s press on follow sent her kernel nothing")
     for student in students:
         expect(student.fold.locator(".hk-walk-note")).to_contain_text(f"You follow walkthrough {code}")
     expect(lead.locator(".hk-walk-code")).to_contain_text("3 following: Maya, Noor, Ravi")
