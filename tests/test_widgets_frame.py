@@ -387,3 +387,20 @@ def test_one_refresh_asks_the_game_for_the_readers_moves_once(game_id: str, monk
     assert table.moves_part.offered or game_id == "hats-off", "the page is still sent the moves' paths"
     moves = table.reader_moves()
     assert moves and asked == [table.viewer] * 2
+
+
+def test_a_page_bots_pause_is_a_class_pace_unless_hatskit_bot_delay_shortens_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    def pauses() -> tuple[float, float]:
+        turns = HatsTable(hatskit.new_game("hats", players=2, seed=1), seats=("reader", "greedy"))
+        race = HatsOffTable(hatskit.new_game("hats-off", players=2, seed=1), seats=("reader", "greedy"))
+        return turns.bot_delay, race.bot_delay
+
+    monkeypatch.delenv("HATSKIT_BOT_DELAY", raising=False)
+    assert pauses() == (0.8, 1.5)
+    monkeypatch.setenv("HATSKIT_BOT_DELAY", "0.2")
+    assert pauses() == (0.2, 0.2)
+    monkeypatch.setenv("HATSKIT_BOT_DELAY", "soon")
+    with pytest.raises(ValueError, match="HATSKIT_BOT_DELAY must be a number of seconds, not 'soon'"):
+        pauses()

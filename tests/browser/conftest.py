@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any
 import pytest
 
 from tablehost.server import Settings, TableServer
+from widgets.table.frame import BOT_DELAY_ENV
 
 if TYPE_CHECKING:
     from playwright.sync_api import Browser, Locator, Page
@@ -36,6 +37,7 @@ CONFIG = REPO / "config"  # voila.json and voila.py; `make app` puts this direct
 DATA = REPO / "share" / "jupyter"  # the page template; `make app` puts this directory on JUPYTER_PATH
 VOILA = Path(sys.executable).with_name("voila")  # the console script `make app` runs, from this environment
 CHROMIUM = Path("/usr/bin/chromium")
+BRISK_BOTS = f"{BOT_DELAY_ENV}=0.2"  # a page bot's pause before its move (0.8 s, or 1.5 in Hats Off!, for a class)
 CHROMIUM_ARGS = [
     "--no-sandbox",
     "--disable-gpu",
@@ -48,14 +50,16 @@ GAME_TABLE = ".hk-table:not(.hk-lesson-table)"  # a game page's own tables; the 
 WIDGET_TIMEOUT_MS = 120_000  # a Voilà page runs its whole notebook before the widgets show
 
 
-def app_command(directory: Path, *options: str, host: str | None = None) -> list[str]:
+def app_command(directory: Path, *options: str, host: str | None = None, brisk: bool = False) -> list[str]:
     """`make app`'s command for a free port: Voilà serving ``directory``, config/ on JUPYTER_CONFIG_PATH, share/jupyter
     on JUPYTER_PATH, and the kernels told where the class's table host is (``host``, TABLETOP_URL).
 
     ``options`` are further settings on the command line, after the config files
-    (the kernel tests shorten the culling times with them).
+    (the kernel tests shorten the culling times with them). ``brisk`` shortens a page bot's pause
+    (BRISK_BOTS): the tests wait on what the page shows, and a whole game's pauses would be most of their time.
     """
     paths = [f"JUPYTER_CONFIG_PATH={CONFIG}", f"JUPYTER_PATH={DATA}", *([f"TABLETOP_URL={host}"] if host else [])]
+    paths += [BRISK_BOTS] if brisk else []
     return ["env", *paths, str(VOILA), "--port={port}", *options, str(directory)]
 
 
@@ -158,8 +162,10 @@ def serve_app(start_server: Callable[[list[str], str], Server]) -> Callable[...,
 
     compile_bytecode()
 
-    def serve(directory: Path = REPO / "notebooks", *options: str, host: str | None = None) -> Server:
-        return start_server(app_command(directory, *options, host=host), "/")
+    def serve(
+        directory: Path = REPO / "notebooks", *options: str, host: str | None = None, brisk: bool = False
+    ) -> Server:
+        return start_server(app_command(directory, *options, host=host, brisk=brisk), "/")
 
     return serve
 
@@ -175,6 +181,14 @@ def table_host(start_server: Callable[[list[str], str], Server]) -> str:
 def voila(serve_app: Callable[..., Server], table_host: str) -> str:
     """Base URL of Voilà serving notebooks/ with the repository's config/ and a table host, as `make app` does."""
     return serve_app(host=table_host).url
+
+
+@pytest.fixture(scope="session")
+def brisk_voila(serve_app: Callable[..., Server], table_host: str) -> str:
+    """:func:`voila`, its bots pausing 0.2 s before a move rather than a class's 0.8 or 1.5 (BRISK_BOTS): for the
+    tests that play whole games, where the pauses would be most of their time. Tests that watch a move's motion
+    keep the pace a class has (a bot moving 0.2 s later starts while a student's move still glides)."""
+    return serve_app(host=table_host, brisk=True).url
 
 
 @pytest.fixture(scope="session")

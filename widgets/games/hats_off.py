@@ -64,6 +64,7 @@ class HatsOffTable(TableFrame):
 
     game_id = "hats-off"
     default_seats: ClassVar[tuple[str, ...]] = (READER, "greedy", "greedy")
+    usual_bot_delay: ClassVar[float] = 1.5  # where the reader sits a race out, or a bot flips
 
     def __init__(
         self,
@@ -72,7 +73,7 @@ class HatsOffTable(TableFrame):
         mode: str = "race",
         level: str | None = None,
         bots: Mapping[int, Bot] | None = None,
-        bot_delay: float = 1.5,
+        bot_delay: float | None = None,
         seed: int = 0,
         clock: ManualClock | None = None,
         answer_seconds: float = 4.0,

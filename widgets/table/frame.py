@@ -95,6 +95,19 @@ from widgets.toolkit.parts import View, column, html_line, is_shown, named_butto
 __all__ = ["READER", "SEAT_KINDS", "TableFrame", "check_seats"]
 
 BOT = "bot"  # the scheduler's tag for bots' moves
+BOT_DELAY_ENV = "HATSKIT_BOT_DELAY"  # seconds every page bot pauses before it moves (the browser tests' brisk pace)
+
+
+def bot_pause(usual: float) -> float:
+    """How long a page's bot waits before it moves, so a reader sees each move land: ``usual`` (a table's
+    ``usual_bot_delay``), or the seconds in HATSKIT_BOT_DELAY. The browser tests that play whole games shorten
+    it, as a test clock would: they wait on what the page shows, never on the pause. A race's reaction times
+    are not pauses and are never shortened (they decide who wins)."""
+    value = os.environ.get(BOT_DELAY_ENV, "").strip()
+    try:
+        return usual if not value else max(0.0, float(value))
+    except ValueError:
+        raise ValueError(f"{BOT_DELAY_ENV} must be a number of seconds, not {value!r}") from None
 
 
 class Coach(Protocol):
@@ -119,6 +132,7 @@ class TableFrame(View):
     can_undo: ClassVar[bool] = True
     can_hint: ClassVar[bool] = True
     can_step: ClassVar[bool] = True
+    usual_bot_delay: ClassVar[float] = 0.8  # seconds a bot pauses before its move, so a reader sees each land
     script: ClassVar[str] = ""  # the game's own ES module, a file beside its table's module ("sombrero.js")
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
@@ -141,7 +155,7 @@ class TableFrame(View):
         self,
         game: Game,
         seats: Sequence[str] | None = None,
-        bot_delay: float = 0.8,
+        bot_delay: float | None = None,
         seed: int = 0,
         clock: ManualClock | None = None,
         teacher: bool = False,
@@ -149,7 +163,7 @@ class TableFrame(View):
         self._check_game(game)
         self.teacher = teacher  # the teacher's screen: it alone offers the view of every hand (widgets/table/seats.py)
         super().__init__()
-        self._build(game, seats, bot_delay, seed, clock)
+        self._build(game, seats, bot_pause(self.usual_bot_delay) if bot_delay is None else bot_delay, seed, clock)
         self.flush()
 
     def _build(
