@@ -97,7 +97,7 @@ TARGET = "button.hk-legal:not(.hk-action)"  # a place on the table (app.py's TAR
 # SHOWN_MOVE), with its time on the wall clock that all the browser's pages share.
 RECORDER = """(() => {
   const now = () => performance.timeOrigin + performance.now();
-  const record = (window.hkRecord = { clicks: [], shown: [], last: 0 });
+  const record = (window.hkRecord = { clicks: [], shown: [], last: 0, waiters: new Set() });
   document.addEventListener("click", () => record.clicks.push(now()), { capture: true });
   const shownMove = (table) => [...table.querySelectorAll(".hk-movelist > li")]
     .findIndex((item) => item.getAttribute("aria-current") === "step") + 1;
@@ -112,14 +112,35 @@ RECORDER = """(() => {
       }
     };
     const all = { subtree: true, childList: true, attributes: true, characterData: true };
-    new MutationObserver(look).observe(table, all);
+    new MutationObserver(() => {
+      look();
+      for (const waiter of [...record.waiters]) waiter(); // UNTIL's checks, at each change of the table
+    }).observe(table, all);
     look();
   };
   attach();
 })();"""
-MOVED_ON = """([table, moves]) => window.hkRecord.last > moves
-  || /game is over/i.test(table.querySelector(".hk-status").textContent)
-  || table.querySelector("[data-hk-pressed].hk-selected") !== null"""
+# Resolves true once the main table shows a later move than ``moves`` (or the game is over, or, with ``pressed``,
+# the button just pressed is picked up), false after ``ms``: checked at each change of the table (the recorder's
+# MutationObserver), never by polling, so a page that waits costs nothing until its table changes.
+UNTIL = """([moves, pressed, ms]) => new Promise((done) => {
+  const record = window.hkRecord;
+  const table = document.querySelector(".hk-table.hk-main");
+  const met = () => record.last > moves || /game is over/i.test(table.querySelector(".hk-status").textContent)
+    || (pressed && table.querySelector("[data-hk-pressed].hk-selected") !== null);
+  if (met()) return done(true);
+  const check = () => {
+    if (!met()) return;
+    clearTimeout(timer);
+    record.waiters.delete(check);
+    done(true);
+  };
+  const timer = setTimeout(() => {
+    record.waiters.delete(check);
+    done(false);
+  }, ms);
+  record.waiters.add(check);
+})"""
 MARK = PRESSABLE.replace("(table, [picks, tried]) => {", "(table, [picks, tried, kind, index]) => {").replace(
     "return Object.fromEntries",
     """for (const old of table.querySelectorAll("[data-hk-pressed]")) delete old.dataset.hkPressed;
@@ -353,9 +374,8 @@ async def timed_move(students: list[Student], game: str, rng: random.Random) -> 
         raise RuntimeError(f"no piece of {mover.name}'s has a place to go: {status}")
     await targets.nth(rng.randrange(await targets.count())).click()
     for student in students:
-        await student.page.wait_for_function(
-            "moves => window.hkRecord.last > moves", arg=before[student.name], timeout=TIMEOUT_MS
-        )
+        if not await student.page.evaluate(UNTIL, [before[student.name], False, TIMEOUT_MS]):
+            raise RuntimeError(f"{student.name}'s page did not show the move within {TIMEOUT_MS // 1000} s")
     records = {student.name: await student.record() for student in students}
     clicked = records[mover.name]["clicks"][-1]
     shown = {
@@ -406,16 +426,10 @@ async def relay_part(browser, app: Served, args: argparse.Namespace) -> None:
 
 # -- a class ----------------------------------------------------------------------------------------------
 
-# The page waits (polling every 100 ms, inside the page) until its table shows a later move or the game is over.
-LATER = """([table, moves]) => window.hkRecord.last > moves
-  || /game is over/i.test(table.querySelector(".hk-status").textContent)"""
-
 
 async def play_page(student: Student, game: str, rng: random.Random, think: float, deadline: float) -> str:
     """Press what a student would, when their page says they are to move, until the game is over: a card or piece
     of their own (after thinking), then one of the buttons the table offers (student.py's order). How it ended."""
-    from playwright.async_api import TimeoutError as PlaywrightTimeout
-
     table, page = student.table, student.page
     tried: list[str] = []
     seen = -1
@@ -432,11 +446,7 @@ async def play_page(student: Student, game: str, rng: random.Random, think: floa
         if kind is None and "to move" in status:
             return f"nothing to press: {status}"
         if kind is None:
-            try:
-                await page.wait_for_function(
-                    LATER, arg=[await table.element_handle(), moves], polling=100, timeout=PATIENCE_S * 1000
-                )
-            except PlaywrightTimeout:
+            if not await page.evaluate(UNTIL, [moves, False, PATIENCE_S * 1000]):
                 return f"nobody moved for {PATIENCE_S} s: {status}"
             continue
         if kind == "picks" and not tried and think:
@@ -451,10 +461,7 @@ async def play_page(student: Student, game: str, rng: random.Random, think: floa
         if kind == "picks":
             await page.evaluate(DRAWN)  # picked up on the page itself
             continue
-        with contextlib.suppress(PlaywrightTimeout):
-            await page.wait_for_function(
-                MOVED_ON, arg=[await table.element_handle(), moves], polling=100, timeout=PATIENCE_S * 1000
-            )
+        await page.evaluate(UNTIL, [moves, True, PATIENCE_S * 1000])  # a move, or a hat picked up to choose from
     return "out of time"
 
 

@@ -37,8 +37,8 @@ Hats page at a shared table (the class's case, "Play with classmates…", classm
 opened a table for two from its fold and waits for a classmate to join; `seated`, a classmate (a Python client of
 the host, `tablehost.client.TableClient`, no page) opened a table for two, the page joined by its link, the
 classmate pressed Start and is to move, and does not; `watched`, the same page waiting as each page of
-classmates.py's class waits for a classmate's move (its recorder, RECORDER, as an init script, and Playwright
-polling LATER inside the page every 100 ms): what the benchmark itself adds to a waiting page.
+classmates.py's class waits for a classmate's move (its recorder, RECORDER, as an init script, and UNTIL, a
+promise the recorder's MutationObserver resolves): what the benchmark itself adds to a waiting page.
 
 Printed: per case, CPU milliseconds a second of each process group (so 10 ms/s is 1 % of a core), the page's own
 figures, and the total browser and kernel CPU as a ratio against the trivial page measured in the same run (the
@@ -64,11 +64,10 @@ import psutil
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from app import CHROMIUM, CHROMIUM_ARGS, GAME_NOTEBOOKS, Served, serve, trivial_notebook
-from classmates import LATER, MAIN, RECORDER, Host, Student, join_table, open_table, servers, table_taken
+from classmates import MAIN, RECORDER, UNTIL, Host, Student, join_table, open_table, servers, table_taken
 
 GAME_PAGES = list(GAME_NOTEBOOKS)  # hats, sombrero, hats_off, madder_than_a_hatter
 SHARED = ("lobby", "seated", "watched")
-WATCH_POLL_MS = 100  # classmates.py's students wait for a later move so (play_page: LATER, polling=100)
 TIMEOUT_MS = 180_000
 METRICS = ("TaskDuration", "ScriptDuration", "LayoutDuration", "RecalcStyleDuration", "LayoutCount", "RecalcStyleCount")
 GROUPS = ("renderer", "gpu", "browser+utility", "kernel", "server", "host")
@@ -289,13 +288,9 @@ async def seat(case: str, tab: Tab, bench: Bench) -> Any:
 
 
 async def wait_as_classmates_does(tab: Tab, seconds: float) -> None:
-    """Wait, as a student of classmates.py's class does, for a later move (polling inside the page) for ``seconds``."""
-    from playwright.async_api import TimeoutError as PlaywrightTimeout
-
+    """Wait, as a student of classmates.py's class does, for a later move (UNTIL, no polling) for ``seconds``."""
     moves = await tab.page.evaluate("() => window.hkRecord.last")
-    table = await tab.page.locator(MAIN).element_handle()
-    with contextlib.suppress(PlaywrightTimeout):
-        await tab.page.wait_for_function(LATER, arg=[table, moves], polling=WATCH_POLL_MS, timeout=seconds * 1000)
+    await tab.page.evaluate(UNTIL, [moves, False, seconds * 1000])
 
 
 async def measure(case: str, bench: Bench) -> Idle:
