@@ -27,9 +27,9 @@ import pytest
 import hatskit
 from tablehost.server import TableServer
 from tests.helpers import said, tap
+from tests.hosted import run, served, until
 from tests.test_kits import REPO, _module, plan_deal
-from tests.test_widgets_classmates import served, until
-from tests.test_widgets_walkthrough import follow_of, following, lead_of, page, run, walk_of
+from tests.test_widgets_walkthrough import follow_of, following, lead_of, page, walk_of
 from widgets import HatsTable, MadderTable, SombreroTable
 from widgets.table.frame import TableFrame
 from widgets.table.setup import READER

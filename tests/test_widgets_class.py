@@ -19,7 +19,8 @@ import pytest
 import hatskit
 from tablehost.server import TableServer
 from tests.helpers import said
-from tests.test_widgets_classmates import fold, run, served, until
+from tests.hosted import on_a_host, until
+from tests.test_widgets_classmates import fold
 from widgets import HatsTable, SombreroTable
 from widgets.host import HOST_ENV
 from widgets.table.frame import TableFrame
@@ -65,154 +66,139 @@ async def closed(*things: Any) -> None:
         await (thing.close() if isinstance(thing, ClassList) else progress(thing).report.close())
 
 
-def test_stars_and_place_reach_the_host_under_the_name_and_the_teachers_list_follows_live() -> None:
-    async def test() -> None:
-        async with served() as server:
-            teacher = await teachers_list(server)
-            assert "Nobody has joined your class yet" in said(teacher.note)
-            maya = lessons_page(server.url)
-            assert progress(maya).told == NO_NAME_YET, "the page says nothing goes anywhere without a name"
-            await until(lambda: progress(maya).report.page_heard)
-            assert student(server, "Maya") is None and not server.host.classroom.students, "nothing sent yet"
-            progress(maya).named("Maya")
-            await until(lambda: student(server, "Maya") is not None and student(server, "Maya").place is not None)
-            assert progress(maya).told == SENT.format(name="Maya")
-            assert "nobody else sees them" in progress(maya).told
-            kept = progress(maya).class_kept
-            assert kept["name"] == "Maya" and len(kept["token"]) > 30, "the browser keeps the class token"
-            assert student(server, "Maya").place.lesson == "first-game"
-            await until(lambda: 'data-hk-student="Maya"' in teacher.grid.value)
-            maya.guide.stars.add("hats/first-game")
-            maya.guide.begin(1)  # the next lesson, after the first one's star
-            await until(lambda: student(server, "Maya").stars == {"hats/first-game"})
-            await until(lambda: "lesson black-hat step 1" in teacher.grid.value)
-            row = teacher.client.class_rows["Maya"]
-            assert row["stars"] == ["hats/first-game"] and where_text(row) == "hats, lesson black-hat step 1"
-            assert 'data-hk-lesson="hats/first-game" aria-label="star">★' in teacher.grid.value
-            assert 'data-hk-lesson="hats/black-hat" aria-label="no star">' in teacher.grid.value
-            assert "Your first game" in teacher.grid.value, "columns are the lessons, by their titles"
-            await closed(teacher, maya)
-
-    run(test)
-
-
-def test_a_reload_comes_back_under_the_kept_name_and_the_stars_the_browser_kept_are_sent() -> None:
-    async def test() -> None:
-        async with served() as server:
-            maya = lessons_page(server.url)
-            progress(maya).named("Maya")
-            await until(lambda: progress(maya).class_kept.get("token"))
-            kept = {
-                "class": progress(maya).class_kept,
-                "saved": {"stars": ["hats/first-game"], "lesson": "", "step": 0},
-            }
-            again = lessons_page(server.url, kept)
-            assert progress(again).told == SENT.format(name="Maya"), "the kept name, at once"
-            await until(lambda: student(server, "Maya").stars == {"hats/first-game"})
-            assert progress(again).class_kept == {}, "the same token: nothing new to keep"
-            await closed(maya, again)
-
-    run(test)
+@on_a_host
+async def test_stars_and_place_reach_the_host_under_the_name_and_the_teachers_list_follows_live(
+    server: TableServer,
+) -> None:
+    teacher = await teachers_list(server)
+    assert "Nobody has joined your class yet" in said(teacher.note)
+    maya = lessons_page(server.url)
+    assert progress(maya).told == NO_NAME_YET, "the page says nothing goes anywhere without a name"
+    await until(lambda: progress(maya).report.page_heard)
+    assert student(server, "Maya") is None and not server.host.classroom.students, "nothing sent yet"
+    progress(maya).named("Maya")
+    await until(lambda: student(server, "Maya") is not None and student(server, "Maya").place is not None)
+    assert progress(maya).told == SENT.format(name="Maya")
+    assert "nobody else sees them" in progress(maya).told
+    kept = progress(maya).class_kept
+    assert kept["name"] == "Maya" and len(kept["token"]) > 30, "the browser keeps the class token"
+    assert student(server, "Maya").place.lesson == "first-game"
+    await until(lambda: 'data-hk-student="Maya"' in teacher.grid.value)
+    maya.guide.stars.add("hats/first-game")
+    maya.guide.begin(1)  # the next lesson, after the first one's star
+    await until(lambda: student(server, "Maya").stars == {"hats/first-game"})
+    await until(lambda: "lesson black-hat step 1" in teacher.grid.value)
+    row = teacher.client.class_rows["Maya"]
+    assert row["stars"] == ["hats/first-game"] and where_text(row) == "hats, lesson black-hat step 1"
+    assert 'data-hk-lesson="hats/first-game" aria-label="star">★' in teacher.grid.value
+    assert 'data-hk-lesson="hats/black-hat" aria-label="no star">' in teacher.grid.value
+    assert "Your first game" in teacher.grid.value, "columns are the lessons, by their titles"
+    await closed(teacher, maya)
 
 
-def test_the_name_typed_to_play_with_classmates_is_the_name_in_the_class_with_the_table() -> None:
-    async def test() -> None:
-        async with served() as server:
-            lessons = lessons_page(server.url)
-            with patch.dict(os.environ, {HOST_ENV: server.url}):
-                play = HatsTable.from_link(hatskit.new_game("hats", seed=1), query="")
-            fold(play).kept_seats.receive({"msg": {"kept": {}}})
-            fold(play).name_box.value = "Ben"
-            fold(play).open_button.click()
-            await until(lambda: fold(play).seat is not None)
-            code = fold(play).seat.code
-            await until(lambda: student(server, "Ben") is not None and student(server, "Ben").place is not None)
-            await until(lambda: student(server, "Ben").place.table == code)
-            assert progress(lessons).told == SENT.format(name="Ben")
-            await fold(play).seat.close()
-            await closed(lessons)
-
-    run(test)
+@on_a_host
+async def test_a_reload_comes_back_under_the_kept_name_and_the_stars_the_browser_kept_are_sent(
+    server: TableServer,
+) -> None:
+    maya = lessons_page(server.url)
+    progress(maya).named("Maya")
+    await until(lambda: progress(maya).class_kept.get("token"))
+    kept = {
+        "class": progress(maya).class_kept,
+        "saved": {"stars": ["hats/first-game"], "lesson": "", "step": 0},
+    }
+    again = lessons_page(server.url, kept)
+    assert progress(again).told == SENT.format(name="Maya"), "the kept name, at once"
+    await until(lambda: student(server, "Maya").stars == {"hats/first-game"})
+    assert progress(again).class_kept == {}, "the same token: nothing new to keep"
+    await closed(maya, again)
 
 
-def test_a_name_given_elsewhere_on_the_page_with_its_token_is_the_lessons_name_too() -> None:
-    async def test() -> None:
-        async with served() as server:
-            first = lessons_page(server.url)
-            progress(first).named("Maya")
-            await until(lambda: progress(first).class_kept.get("token"))
-            token = progress(first).class_kept["token"]
-            other = lessons_page(server.url, {"saved": {"stars": ["hats/first-game"]}})
-            name_given(server.url, "Maya", "KBQTZ", token)  # as a walkthrough's follower would, with its token
-            await until(lambda: student(server, "Maya").stars == {"hats/first-game"})
-            await until(lambda: student(server, "Maya").place.table == "KBQTZ")
-            assert not progress(other).report.refused
-            await closed(first, other)
-
-    run(test)
-
-
-def test_another_names_stars_are_refused_in_a_sentence_and_the_row_stays_its_own() -> None:
-    async def test() -> None:
-        async with served() as server:
-            maya = lessons_page(server.url)
-            progress(maya).named("Maya")
-            await until(lambda: student(server, "Maya") is not None and student(server, "Maya").place is not None)
-            forged = {"class": {"name": "maya", "token": "not-mayas-token"}, "saved": {"stars": ["hats/first-game"]}}
-            other = lessons_page(server.url, forged)
-            await until(lambda: progress(other).report.refused)
-            assert "said no" in progress(other).told and "nothing is sent under the name maya" in progress(other).told
-            assert student(server, "Maya").stars == set(), "Maya's row is hers alone"
-            none_given = lessons_page(server.url, {"class": {"name": "Maya"}})
-            await until(lambda: progress(none_given).report.refused)
-            progress(none_given).named("Cleo")  # another name: the page starts afresh under it
-            await until(lambda: student(server, "Cleo") is not None)
-            assert progress(none_given).told == SENT.format(name="Cleo")
-            await closed(maya, other, none_given)
-
-    run(test)
+@on_a_host
+async def test_the_name_typed_to_play_with_classmates_is_the_name_in_the_class_with_the_table(
+    server: TableServer,
+) -> None:
+    lessons = lessons_page(server.url)
+    with patch.dict(os.environ, {HOST_ENV: server.url}):
+        play = HatsTable.from_link(hatskit.new_game("hats", seed=1), query="")
+    fold(play).kept_seats.receive({"msg": {"kept": {}}})
+    fold(play).name_box.value = "Ben"
+    fold(play).open_button.click()
+    await until(lambda: fold(play).seat is not None)
+    code = fold(play).seat.code
+    await until(lambda: student(server, "Ben") is not None and student(server, "Ben").place is not None)
+    await until(lambda: student(server, "Ben").place.table == code)
+    assert progress(lessons).told == SENT.format(name="Ben")
+    await fold(play).seat.close()
+    await closed(lessons)
 
 
-def test_the_teacher_clears_the_class_after_a_second_press() -> None:
-    async def test() -> None:
-        async with served() as server:
-            teacher = await teachers_list(server)
-            pages = [lessons_page(server.url) for _ in range(2)]
-            for page, name in zip(pages, ["Maya", "Ben"], strict=True):
-                progress(page).named(name)
-            await until(
-                lambda: 'data-hk-student="Maya"' in teacher.grid.value and 'data-hk-student="Ben"' in teacher.grid.value
-            )
-            await until(lambda: all(progress(page).report.settled for page in pages))  # nothing more on its way
-            assert is_shown(teacher.clear_button) and not is_shown(teacher.asking)
-            teacher.clear_button.click()
-            assert is_shown(teacher.asking), "a second step before the class is forgotten"
-            teacher.no_button.click()
-            assert not is_shown(teacher.asking) and len(server.host.classroom.students) == 2
-            teacher.clear_button.click()
-            teacher.yes_button.click()
-            await until(lambda: not server.host.classroom.students and teacher.grid.value == "")
-            await until(lambda: "cleared: 2 students forgotten" in said(teacher.note))
-            await closed(teacher, *pages)
-
-    run(test)
+@on_a_host
+async def test_a_name_given_elsewhere_on_the_page_with_its_token_is_the_lessons_name_too(server: TableServer) -> None:
+    first = lessons_page(server.url)
+    progress(first).named("Maya")
+    await until(lambda: progress(first).class_kept.get("token"))
+    token = progress(first).class_kept["token"]
+    other = lessons_page(server.url, {"saved": {"stars": ["hats/first-game"]}})
+    name_given(server.url, "Maya", "KBQTZ", token)  # as a walkthrough's follower would, with its token
+    await until(lambda: student(server, "Maya").stars == {"hats/first-game"})
+    await until(lambda: student(server, "Maya").place.table == "KBQTZ")
+    assert not progress(other).report.refused
+    await closed(first, other)
 
 
-def test_a_forged_secret_is_refused_in_a_sentence_and_shows_nothing_of_the_class() -> None:
-    async def test() -> None:
-        async with served() as server:
-            maya = lessons_page(server.url)
-            progress(maya).named("Maya")
-            await until(lambda: student(server, "Maya") is not None)
-            forged = await teachers_list(server, secret="not-the-secret")
-            assert said(forged.note).startswith("This page cannot show the class:")
-            assert forged.grid.value == "" and not is_shown(forged.clear_button) and forged.client is None
-            assert not is_shown(forged.lead), "no way on to the game pages as the teacher"
-            teacher = await teachers_list(server)
-            assert is_shown(teacher.lead) and f"sombrero.ipynb?teacher={server.teacher_secret}" in teacher.lead.value
-            await closed(maya, teacher)
+@on_a_host
+async def test_another_names_stars_are_refused_in_a_sentence_and_the_row_stays_its_own(server: TableServer) -> None:
+    maya = lessons_page(server.url)
+    progress(maya).named("Maya")
+    await until(lambda: student(server, "Maya") is not None and student(server, "Maya").place is not None)
+    forged = {"class": {"name": "maya", "token": "not-mayas-token"}, "saved": {"stars": ["hats/first-game"]}}
+    other = lessons_page(server.url, forged)
+    await until(lambda: progress(other).report.refused)
+    assert "said no" in progress(other).told and "nothing is sent under the name maya" in progress(other).told
+    assert student(server, "Maya").stars == set(), "Maya's row is hers alone"
+    none_given = lessons_page(server.url, {"class": {"name": "Maya"}})
+    await until(lambda: progress(none_given).report.refused)
+    progress(none_given).named("Cleo")  # another name: the page starts afresh under it
+    await until(lambda: student(server, "Cleo") is not None)
+    assert progress(none_given).told == SENT.format(name="Cleo")
+    await closed(maya, other, none_given)
 
-    run(test)
+
+@on_a_host
+async def test_the_teacher_clears_the_class_after_a_second_press(server: TableServer) -> None:
+    teacher = await teachers_list(server)
+    pages = [lessons_page(server.url) for _ in range(2)]
+    for page, name in zip(pages, ["Maya", "Ben"], strict=True):
+        progress(page).named(name)
+    await until(
+        lambda: 'data-hk-student="Maya"' in teacher.grid.value and 'data-hk-student="Ben"' in teacher.grid.value
+    )
+    await until(lambda: all(progress(page).report.settled for page in pages))  # nothing more on its way
+    assert is_shown(teacher.clear_button) and not is_shown(teacher.asking)
+    teacher.clear_button.click()
+    assert is_shown(teacher.asking), "a second step before the class is forgotten"
+    teacher.no_button.click()
+    assert not is_shown(teacher.asking) and len(server.host.classroom.students) == 2
+    teacher.clear_button.click()
+    teacher.yes_button.click()
+    await until(lambda: not server.host.classroom.students and teacher.grid.value == "")
+    await until(lambda: "cleared: 2 students forgotten" in said(teacher.note))
+    await closed(teacher, *pages)
+
+
+@on_a_host
+async def test_a_forged_secret_is_refused_in_a_sentence_and_shows_nothing_of_the_class(server: TableServer) -> None:
+    maya = lessons_page(server.url)
+    progress(maya).named("Maya")
+    await until(lambda: student(server, "Maya") is not None)
+    forged = await teachers_list(server, secret="not-the-secret")
+    assert said(forged.note).startswith("This page cannot show the class:")
+    assert forged.grid.value == "" and not is_shown(forged.clear_button) and forged.client is None
+    assert not is_shown(forged.lead), "no way on to the game pages as the teacher"
+    teacher = await teachers_list(server)
+    assert is_shown(teacher.lead) and f"sombrero.ipynb?teacher={server.teacher_secret}" in teacher.lead.value
+    await closed(maya, teacher)
 
 
 def test_without_the_teachers_link_or_a_host_the_index_says_nothing_about_a_class() -> None:

@@ -8,12 +8,9 @@ sending what a browser would have kept.
 
 from __future__ import annotations
 
-import asyncio
 import os
 import random
 import socket
-from collections.abc import AsyncIterator, Callable
-from contextlib import asynccontextmanager
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -22,6 +19,7 @@ from unittest.mock import patch
 import hatskit
 from tablehost.server import Settings, TableServer
 from tests.helpers import said
+from tests.hosted import on_a_host, run, until
 from tests.test_widgets_shared import press_a_move
 from widgets import HatsTable, SombreroTable
 from widgets.host import HOST_ENV
@@ -29,28 +27,6 @@ from widgets.table.classmates import NO_CODE, NO_HOST, NO_NAME, Classmates
 from widgets.table.frame import TableFrame
 from widgets.table.shared import HOST_AWAY, SharedTable
 from widgets.toolkit.parts import is_shown
-
-
-def run(test: Callable[[], Any]) -> None:
-    asyncio.run(asyncio.wait_for(test(), 60))
-
-
-@asynccontextmanager
-async def served() -> AsyncIterator[TableServer]:
-    server = TableServer(Settings(bind="127.0.0.1:0", bot_delay=0.01))
-    await server.start()
-    try:
-        yield server
-    finally:
-        await server.stop()
-
-
-async def until(condition: Callable[[], object], timeout: float = 10.0) -> None:
-    """Wait on the loop until ``condition()`` holds (the host's frames are read by the seats' tasks meanwhile)."""
-    deadline = asyncio.get_running_loop().time() + timeout
-    while not condition():
-        assert asyncio.get_running_loop().time() < deadline, "waited too long for the host"
-        await asyncio.sleep(0.005)
 
 
 def page(table_class: type[TableFrame], url: str | None, query: str = "", kept: dict[str, Any] | None = None) -> Any:
@@ -89,46 +65,44 @@ async def joined(url: str, code: str, name: str, table_class: type[TableFrame] =
     return ben
 
 
-def test_two_classmates_open_join_start_and_play_hats_to_the_end_each_at_their_own_seat() -> None:
-    async def test() -> None:
-        async with served() as server:
-            maya = await opened(server.url)
-            code = fold(maya).seat.code
-            assert f"Table {code}" in fold(maya).lobby.value
-            assert fold(maya).start_button.disabled, "Start waits for a classmate"
-            assert fold(maya).kept_seats.keep["code"] == code, "the browser keeps Maya's seat"
-            ben = await joined(server.url, code, "Ben")
-            await until(lambda: not fold(maya).start_button.disabled)
-            assert "Ben, connected" in fold(maya).lobby.value
-            assert "Waiting for Maya to press Start." in fold(ben).lobby.value
-            assert not is_shown(fold(ben).start_button), "only the one who opened the table starts it"
-            fold(maya).start_button.click()
-            await until(lambda: all(isinstance(t, SharedTable) for t in (maya, ben)))
-            game = server.host.tables[code].game
-            for seat, table in enumerate((maya, ben)):
-                assert not is_shown(fold(table)), "the fold has done its work: the table is the seat's"
-                assert table.shared.seat == seat  # type: ignore[attr-defined]
-                assert table.ring.bottom.children == (table.ring.boxes[seat],), "their own seat at the bottom"
-                assert not is_shown(table.undo_button) and not is_shown(table.free_play_parts[0]), "no undo, no set-up"
-            await play_through(server, code, [maya, ben])
-            assert game.is_over and game.ply > 20
+@on_a_host
+async def test_two_classmates_open_join_start_and_play_hats_to_the_end_each_at_their_own_seat(
+    server: TableServer,
+) -> None:
+    maya = await opened(server.url)
+    code = fold(maya).seat.code
+    assert f"Table {code}" in fold(maya).lobby.value
+    assert fold(maya).start_button.disabled, "Start waits for a classmate"
+    assert fold(maya).kept_seats.keep["code"] == code, "the browser keeps Maya's seat"
+    ben = await joined(server.url, code, "Ben")
+    await until(lambda: not fold(maya).start_button.disabled)
+    assert "Ben, connected" in fold(maya).lobby.value
+    assert "Waiting for Maya to press Start." in fold(ben).lobby.value
+    assert not is_shown(fold(ben).start_button), "only the one who opened the table starts it"
+    fold(maya).start_button.click()
+    await until(lambda: all(isinstance(t, SharedTable) for t in (maya, ben)))
+    game = server.host.tables[code].game
+    for seat, table in enumerate((maya, ben)):
+        assert not is_shown(fold(table)), "the fold has done its work: the table is the seat's"
+        assert table.shared.seat == seat  # type: ignore[attr-defined]
+        assert table.ring.bottom.children == (table.ring.boxes[seat],), "their own seat at the bottom"
+        assert not is_shown(table.undo_button) and not is_shown(table.free_play_parts[0]), "no undo, no set-up"
+    await play_through(server, code, [maya, ben])
+    assert game.is_over and game.ply > 20
 
-    run(test)
 
-
-def test_a_table_for_another_number_of_players_than_the_pages_game_is_drawn_for_its_own() -> None:
-    async def test() -> None:
-        async with served() as server:
-            maya = await opened(server.url, HatsTable, players=2)  # the page's game is for three
-            ben = await joined(server.url, fold(maya).seat.code, "Ben")
-            await until(lambda: not fold(maya).start_button.disabled)
-            fold(maya).start_button.click()
-            await until(lambda: all(isinstance(t, SharedTable) for t in (maya, ben)))
-            for table in (maya, ben):
-                assert len(table.ring.boxes) == 2 and table.moves_part.board, "two seats, and the tea table to press"
-            assert "Maya (Ana) is thinking…" in ben.status.value
-
-    run(test)
+@on_a_host
+async def test_a_table_for_another_number_of_players_than_the_pages_game_is_drawn_for_its_own(
+    server: TableServer,
+) -> None:
+    maya = await opened(server.url, HatsTable, players=2)  # the page's game is for three
+    ben = await joined(server.url, fold(maya).seat.code, "Ben")
+    await until(lambda: not fold(maya).start_button.disabled)
+    fold(maya).start_button.click()
+    await until(lambda: all(isinstance(t, SharedTable) for t in (maya, ben)))
+    for table in (maya, ben):
+        assert len(table.ring.boxes) == 2 and table.moves_part.board, "two seats, and the tea table to press"
+    assert "Maya (Ana) is thinking…" in ben.status.value
 
 
 async def play_through(server: TableServer, code: str, tables: list[TableFrame]) -> None:
@@ -173,65 +147,53 @@ def test_while_the_host_is_down_the_tables_say_so_and_once_it_is_back_the_game_g
     run(test)
 
 
-def test_a_reloaded_page_with_the_tables_link_comes_back_to_the_same_seat() -> None:
-    async def test() -> None:
-        async with served() as server:
-            maya = await opened(server.url, SombreroTable, players=2)
-            code = fold(maya).seat.code
-            ben = await joined(server.url, code, "Ben", SombreroTable)
-            kept = {code: {"token": fold(ben).kept_seats.keep["token"], "name": "Ben"}}
-            fold(maya).start_button.click()
-            await until(lambda: isinstance(maya, SharedTable) and maya.decides())
-            press_a_move(maya, random.Random(1))  # type: ignore[arg-type]
-            await until(lambda: server.host.tables[code].game.ply == 1)
-            again = page(SombreroTable, server.url, query=f"table={code}", kept=kept)
-            await until(lambda: isinstance(again, SharedTable))
-            assert again.shared.seat == 1 and again.game.ply == 1  # type: ignore[attr-defined]
-            assert fold(again).name_box.value == "Ben"
-            await until(lambda: fold(ben).seat.ended is not None)  # the old page is told its seat went elsewhere
-
-    run(test)
+@on_a_host
+async def test_a_reloaded_page_with_the_tables_link_comes_back_to_the_same_seat(server: TableServer) -> None:
+    maya = await opened(server.url, SombreroTable, players=2)
+    code = fold(maya).seat.code
+    ben = await joined(server.url, code, "Ben", SombreroTable)
+    kept = {code: {"token": fold(ben).kept_seats.keep["token"], "name": "Ben"}}
+    fold(maya).start_button.click()
+    await until(lambda: isinstance(maya, SharedTable) and maya.decides())
+    press_a_move(maya, random.Random(1))  # type: ignore[arg-type]
+    await until(lambda: server.host.tables[code].game.ply == 1)
+    again = page(SombreroTable, server.url, query=f"table={code}", kept=kept)
+    await until(lambda: isinstance(again, SharedTable))
+    assert again.shared.seat == 1 and again.game.ply == 1  # type: ignore[attr-defined]
+    assert fold(again).name_box.value == "Ben"
+    await until(lambda: fold(ben).seat.ended is not None)  # the old page is told its seat went elsewhere
 
 
-def test_a_classmate_who_leaves_the_lobby_frees_the_seat_and_may_open_or_join_again() -> None:
-    async def test() -> None:
-        async with served() as server:
-            maya = await opened(server.url)
-            ben = await joined(server.url, fold(maya).seat.code, "Ben")
-            await until(lambda: "Ben, connected" in fold(maya).lobby.value)
-            fold(ben).leave_button.click()
-            await until(lambda: fold(ben).seat is None)
-            await until(lambda: "Ben, connected" not in fold(maya).lobby.value and fold(maya).start_button.disabled)
-            assert all(is_shown(part) for part in fold(ben).choices) and not is_shown(fold(ben).lobby)
-
-    run(test)
+@on_a_host
+async def test_a_classmate_who_leaves_the_lobby_frees_the_seat_and_may_open_or_join_again(server: TableServer) -> None:
+    maya = await opened(server.url)
+    ben = await joined(server.url, fold(maya).seat.code, "Ben")
+    await until(lambda: "Ben, connected" in fold(maya).lobby.value)
+    fold(ben).leave_button.click()
+    await until(lambda: fold(ben).seat is None)
+    await until(lambda: "Ben, connected" not in fold(maya).lobby.value and fold(maya).start_button.disabled)
+    assert all(is_shown(part) for part in fold(ben).choices) and not is_shown(fold(ben).lobby)
 
 
-def test_a_name_and_a_code_are_asked_for_in_a_sentence_and_nothing_is_sent() -> None:
-    async def test() -> None:
-        async with served() as server:
-            table = page(HatsTable, server.url)
-            table.classmates.open_button.click()
-            assert note(table) == NO_NAME
-            table.classmates.join_button.click()
-            assert note(table) == NO_CODE
-            assert fold(table).seat is None and server.host.tables == {}
-
-    run(test)
+@on_a_host
+async def test_a_name_and_a_code_are_asked_for_in_a_sentence_and_nothing_is_sent(server: TableServer) -> None:
+    table = page(HatsTable, server.url)
+    table.classmates.open_button.click()
+    assert note(table) == NO_NAME
+    table.classmates.join_button.click()
+    assert note(table) == NO_CODE
+    assert fold(table).seat is None and server.host.tables == {}
 
 
-def test_an_unknown_code_gets_the_hosts_sentence_and_the_page_stays_as_it_was() -> None:
-    async def test() -> None:
-        async with served() as server:
-            table = page(HatsTable, server.url, query="table=zzzzz")
-            assert fold(table).code_box.value == "ZZZZZ" and fold(table).open
-            fold(table).name_box.value = "Ben"
-            fold(table).join_button.click()
-            await until(lambda: "hk-error" in fold(table).note.value)
-            assert "ZZZZZ" in note(table) and note(table).endswith(".")
-            assert fold(table).seat is None and not isinstance(table, SharedTable)
-
-    run(test)
+@on_a_host
+async def test_an_unknown_code_gets_the_hosts_sentence_and_the_page_stays_as_it_was(server: TableServer) -> None:
+    table = page(HatsTable, server.url, query="table=zzzzz")
+    assert fold(table).code_box.value == "ZZZZZ" and fold(table).open
+    fold(table).name_box.value = "Ben"
+    fold(table).join_button.click()
+    await until(lambda: "hk-error" in fold(table).note.value)
+    assert "ZZZZZ" in note(table) and note(table).endswith(".")
+    assert fold(table).seat is None and not isinstance(table, SharedTable)
 
 
 def test_a_host_that_does_not_answer_is_said_in_words() -> None:

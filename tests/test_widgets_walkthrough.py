@@ -10,14 +10,13 @@ from __future__ import annotations
 import asyncio
 import os
 import random
-from collections.abc import Callable
 from typing import Any
 from unittest.mock import patch
 
 import hatskit
 from tablehost.server import TableServer
 from tests.helpers import hand_button, said, tap
-from tests.test_widgets_classmates import served, until
+from tests.hosted import on_a_host, until
 from tests.test_widgets_shared import press_a_move
 from widgets import HatsTable, SombreroTable
 from widgets.host import HOST_ENV
@@ -25,10 +24,6 @@ from widgets.table.frame import TableFrame
 from widgets.table.links import table_from_query, teacher_from_query, teacher_secret_from_query
 from widgets.table.walkthrough import ClassTable, Following, Leading, LeadingTable
 from widgets.toolkit.parts import is_shown
-
-
-def run(test: Callable[[], Any]) -> None:
-    asyncio.run(asyncio.wait_for(test(), 60))
 
 
 def page(table_class: type[TableFrame], url: str, query: str, kept: dict[str, str] | None = None) -> Any:
@@ -77,109 +72,104 @@ def walk_of(server: TableServer, teacher: TableFrame) -> Any:
     return server.host.classroom.walks[lead_of(teacher).code]  # type: ignore[index]
 
 
-def test_the_students_tables_follow_every_move_and_step_of_the_teachers_table_seeing_only_the_teachers_seat() -> None:
-    async def test() -> None:
-        async with served() as server:
-            teacher = await leading(server, HatsTable, shows="seat")
-            code = lead_of(teacher).code
-            assert code is not None and not is_shown(teacher.setup), "no other game while the class follows"
-            maya = await following(server, HatsTable, code, "Maya")
-            await until(lambda: "1 following: Maya" in lead_of(teacher).code_line.value)
-            rng = random.Random(2)
-            for _ in range(3):
-                press_a_move(teacher, rng)  # type: ignore[arg-type]  # the bots answer at once, as the teacher's
-                await until(lambda: maya.game.ply == teacher.game.ply)
-            host_game = walk_of(server, teacher).game
-            assert [e.text for e in maya.game.events[-1]] == [e.text for e in host_game.events[-1]]
-            assert said(maya.message) and not is_shown(maya.free_play_parts[1]) and not is_shown(maya.setup)
-            teacher.go_to(2)
-            await until(lambda: maya.game.ply == 2)
-            assert maya.shown().view(0) == maya.game.view(None)
-            frames = [f for f in follow_of(maya).client.frames if f.get("type") == "walk"]  # type: ignore[union-attr]
-            assert frames and all([v["seat"] for v in f["views"]] == [0] for f in frames), "the teacher's seat only"
-            assert not maya.decides(), "no question yet: nothing to press"
-            lead_of(teacher).end_button.click()
-            await until(lambda: follow_of(maya).client.walk_ended is not None and lead_of(teacher).code is None)  # type: ignore[union-attr]
-            assert not isinstance(teacher, LeadingTable) and is_shown(teacher.setup), "the teacher's own table again"
-            await until(lambda: "The walkthrough has ended" in said(follow_of(maya).note))
-            elsewhere = page(SombreroTable, server.url, f"walk={code}")
-            follow_of(elsewhere).name_box.value = "Ben"
-            follow_of(elsewhere).follow_button.click()
-            await until(lambda: "hk-error" in follow_of(elsewhere).note.value)
-
-    run(test)
-
-
-def test_your_move_counts_a_legal_answer_and_an_illegal_try_with_its_rule_on_the_teachers_screen() -> None:
-    async def test() -> None:
-        async with served() as server:
-            teacher = await leading(server, HatsTable, shows="seat")
-            code = lead_of(teacher).code or ""
-            maya = await following(server, HatsTable, code, "Maya")
-            ben = await following(server, HatsTable, code, "Ben")
-            lead_of(teacher).ask_button.click()
-            await until(lambda: maya.decides() and ben.decides())
-            assert "Your move?" in said(follow_of(maya).note)
-            press_a_move(maya, random.Random(1))  # type: ignore[arg-type]
-            await until(lambda: "is in: a legal move" in said(maya.message))
-            assert not maya.decides(), "one try a question"
-            card, position = an_illegal_move(ben)
-            tap(ben, hand_button(ben, card), ben.position_buttons[position])
-            await until(lambda: "not allowed here" in said(ben.message))
-            await until(lambda: "2 of 2 answered" in lead_of(teacher).tally_line.value)
-            tally = lead_of(teacher).tally_line.value
-            assert "Illegal tries: 1 (by rule: H" in tally and f"{card}@{position + 1}: 1, not allowed" in tally
-            await until(lambda: "The strong bot plays" in lead_of(teacher).tally_line.value, timeout=30)
-            press_a_move(teacher, random.Random(4))  # type: ignore[arg-type]  # the teacher plays on
-            await until(lambda: maya.game.ply == teacher.game.ply and "(closed)" in lead_of(teacher).tally_line.value)
-            assert not maya.decides()
-
-    run(test)
+@on_a_host
+async def test_the_students_tables_follow_every_move_and_step_of_the_teachers_table_seeing_only_the_teachers_seat(
+    server: TableServer,
+) -> None:
+    teacher = await leading(server, HatsTable, shows="seat")
+    code = lead_of(teacher).code
+    assert code is not None and not is_shown(teacher.setup), "no other game while the class follows"
+    maya = await following(server, HatsTable, code, "Maya")
+    await until(lambda: "1 following: Maya" in lead_of(teacher).code_line.value)
+    rng = random.Random(2)
+    for _ in range(3):
+        press_a_move(teacher, rng)  # type: ignore[arg-type]  # the bots answer at once, as the teacher's
+        await until(lambda: maya.game.ply == teacher.game.ply)
+    host_game = walk_of(server, teacher).game
+    assert [e.text for e in maya.game.events[-1]] == [e.text for e in host_game.events[-1]]
+    assert said(maya.message) and not is_shown(maya.free_play_parts[1]) and not is_shown(maya.setup)
+    teacher.go_to(2)
+    await until(lambda: maya.game.ply == 2)
+    assert maya.shown().view(0) == maya.game.view(None)
+    frames = [f for f in follow_of(maya).client.frames if f.get("type") == "walk"]  # type: ignore[union-attr]
+    assert frames and all([v["seat"] for v in f["views"]] == [0] for f in frames), "the teacher's seat only"
+    assert not maya.decides(), "no question yet: nothing to press"
+    lead_of(teacher).end_button.click()
+    await until(lambda: follow_of(maya).client.walk_ended is not None and lead_of(teacher).code is None)  # type: ignore[union-attr]
+    assert not isinstance(teacher, LeadingTable) and is_shown(teacher.setup), "the teacher's own table again"
+    await until(lambda: "The walkthrough has ended" in said(follow_of(maya).note))
+    elsewhere = page(SombreroTable, server.url, f"walk={code}")
+    follow_of(elsewhere).name_box.value = "Ben"
+    follow_of(elsewhere).follow_button.click()
+    await until(lambda: "hk-error" in follow_of(elsewhere).note.value)
 
 
-def test_a_student_is_told_the_rule_for_a_press_that_sends_no_try_and_the_hosts_reason_keeps_its_square() -> None:
+@on_a_host
+async def test_your_move_counts_a_legal_answer_and_an_illegal_try_with_its_rule_on_the_teachers_screen(
+    server: TableServer,
+) -> None:
+    teacher = await leading(server, HatsTable, shows="seat")
+    code = lead_of(teacher).code or ""
+    maya = await following(server, HatsTable, code, "Maya")
+    ben = await following(server, HatsTable, code, "Ben")
+    lead_of(teacher).ask_button.click()
+    await until(lambda: maya.decides() and ben.decides())
+    assert "Your move?" in said(follow_of(maya).note)
+    press_a_move(maya, random.Random(1))  # type: ignore[arg-type]
+    await until(lambda: "is in: a legal move" in said(maya.message))
+    assert not maya.decides(), "one try a question"
+    card, position = an_illegal_move(ben)
+    tap(ben, hand_button(ben, card), ben.position_buttons[position])
+    await until(lambda: "not allowed here" in said(ben.message))
+    await until(lambda: "2 of 2 answered" in lead_of(teacher).tally_line.value)
+    tally = lead_of(teacher).tally_line.value
+    assert "Illegal tries: 1 (by rule: H" in tally and f"{card}@{position + 1}: 1, not allowed" in tally
+    await until(lambda: "The strong bot plays" in lead_of(teacher).tally_line.value, timeout=30)
+    press_a_move(teacher, random.Random(4))  # type: ignore[arg-type]  # the teacher plays on
+    await until(lambda: maya.game.ply == teacher.game.ply and "(closed)" in lead_of(teacher).tally_line.value)
+    assert not maya.decides()
+
+
+@on_a_host
+async def test_a_student_is_told_the_rule_for_a_press_that_sends_no_try_and_the_hosts_reason_keeps_its_square(
+    server: TableServer,
+) -> None:
     """Sombrero's position is whole on a student's table: a press of an empty square is told the rule's reason (not a
     made-up move), and the host's judgement of a two-press try reads as it was written ("h3 is …", not "H3 is …")."""
-
-    async def test() -> None:
-        async with served() as server:
-            teacher = await leading(server, SombreroTable, shows="all")
-            maya = await following(server, SombreroTable, lead_of(teacher).code or "", "Maya")
-            lead_of(teacher).ask_button.click()
-            await until(maya.decides)
-            tap(maya, maya.squares["e4"])
-            assert said(maya.message).endswith(f"{teacher.game.why_illegal('e4-e4')}."), said(maya.message)
-            assert "e4-e4" not in said(maya.message) and maya.decides(), "no try was spent"
-            tap(maya, maya.squares["h1"], maya.squares["h3"])
-            await until(lambda: "not allowed here" in said(maya.message))
-            assert "not allowed here: h3 is two squares away" in said(maya.message), said(maya.message)
-
-    run(test)
+    teacher = await leading(server, SombreroTable, shows="all")
+    maya = await following(server, SombreroTable, lead_of(teacher).code or "", "Maya")
+    lead_of(teacher).ask_button.click()
+    await until(maya.decides)
+    tap(maya, maya.squares["e4"])
+    assert said(maya.message).endswith(f"{teacher.game.why_illegal('e4-e4')}."), said(maya.message)
+    assert "e4-e4" not in said(maya.message) and maya.decides(), "no try was spent"
+    tap(maya, maya.squares["h1"], maya.squares["h3"])
+    await until(lambda: "not allowed here" in said(maya.message))
+    assert "not allowed here: h3 is two squares away" in said(maya.message), said(maya.message)
 
 
-def test_a_teachers_reloaded_page_takes_the_open_walkthrough_up_again_at_the_classs_position() -> None:
-    async def test() -> None:
-        async with served() as server:
-            teacher = await leading(server, SombreroTable, shows="all")
-            code = lead_of(teacher).code or ""
-            maya = await following(server, SombreroTable, code, "Maya")
-            for seed in (1, 2):
-                press_a_move(teacher, random.Random(seed))  # type: ignore[arg-type]  # White's turn, then the bot's
-            line = [str(move) for move in teacher.game.history]
-            await until(lambda: maya.game.ply == len(line) and walk_of(server, teacher).at == len(line))
-            await lead_of(teacher).client.close()  # type: ignore[union-attr]  # the tab is closed
-            again = page(SombreroTable, server.url, f"teacher={server.teacher_secret}")
-            fold = lead_of(again)
-            await until(lambda: is_shown(fold.resume_button))
-            assert f"Walkthrough {code} of this game is still open (1 following)" in said(fold.note)
-            fold.resume_button.click()
-            await until(lambda: isinstance(again, LeadingTable) and fold.code == code)
-            assert [str(move) for move in again.game.history] == line and again.shown_ply == len(line)
-            press_a_move(again, random.Random(3))  # type: ignore[arg-type]  # and the class follows on
-            await until(lambda: maya.game.ply > len(line) and walk_of(server, again).at == maya.game.ply)
-            assert not is_shown(fold.resume_button)
-
-    run(test)
+@on_a_host
+async def test_a_teachers_reloaded_page_takes_the_open_walkthrough_up_again_at_the_classs_position(
+    server: TableServer,
+) -> None:
+    teacher = await leading(server, SombreroTable, shows="all")
+    code = lead_of(teacher).code or ""
+    maya = await following(server, SombreroTable, code, "Maya")
+    for seed in (1, 2):
+        press_a_move(teacher, random.Random(seed))  # type: ignore[arg-type]  # White's turn, then the bot's
+    line = [str(move) for move in teacher.game.history]
+    await until(lambda: maya.game.ply == len(line) and walk_of(server, teacher).at == len(line))
+    await lead_of(teacher).client.close()  # type: ignore[union-attr]  # the tab is closed
+    again = page(SombreroTable, server.url, f"teacher={server.teacher_secret}")
+    fold = lead_of(again)
+    await until(lambda: is_shown(fold.resume_button))
+    assert f"Walkthrough {code} of this game is still open (1 following)" in said(fold.note)
+    fold.resume_button.click()
+    await until(lambda: isinstance(again, LeadingTable) and fold.code == code)
+    assert [str(move) for move in again.game.history] == line and again.shown_ply == len(line)
+    press_a_move(again, random.Random(3))  # type: ignore[arg-type]  # and the class follows on
+    await until(lambda: maya.game.ply > len(line) and walk_of(server, again).at == maya.game.ply)
+    assert not is_shown(fold.resume_button)
 
 
 def an_illegal_move(table: Any) -> tuple[str, int]:
@@ -192,66 +182,61 @@ def an_illegal_move(table: Any) -> tuple[str, int]:
     raise AssertionError("every card may go everywhere")
 
 
-def test_a_student_tries_a_line_of_their_own_and_comes_back_to_the_class_with_one_press() -> None:
-    async def test() -> None:
-        async with served() as server:
-            teacher = await leading(server, SombreroTable, shows="all")
-            maya = await following(server, SombreroTable, lead_of(teacher).code or "", "Maya")
-            fold = follow_of(maya)
-            assert is_shown(fold.try_button) and not is_shown(fold.back_button)
-            fold.try_button.click()
-            assert maya.trying and is_shown(fold.back_button) and maya.decides()  # type: ignore[attr-defined]
-            press_a_move(maya, random.Random(3))  # type: ignore[arg-type]
-            assert maya.game.ply == 1 and isinstance(maya.game, hatskit.Game), "her own move, on her own game"
-            press_a_move(teacher, random.Random(5))  # type: ignore[arg-type]
-            await until(lambda: walk_of(server, teacher).at >= 1)
-            await asyncio.sleep(0.05)
-            assert maya.game.ply == 1 and maya.trying, "her line stays while the class moves on"  # type: ignore[attr-defined]
-            fold.back_button.click()
-            assert not maya.trying and maya.game.ply == teacher.game.ply  # type: ignore[attr-defined]
-            assert maya.shown().view(None)["position"] == teacher.game.view(None)["position"]
-
-    run(test)
-
-
-def test_only_the_teachers_link_and_a_walkthroughs_link_bring_the_fold() -> None:
-    async def test() -> None:
-        async with served() as server:
-            plain = page(HatsTable, server.url, "")
-            assert not hasattr(plain, "walkthrough")
-            yes = page(HatsTable, server.url, "teacher=yes")  # a teacher's screen, but no secret: the host says no
-            assert not hasattr(yes, "walkthrough") and yes.teacher
-            forged = page(HatsTable, server.url, "teacher=" + "x" * 43)
-            lead_of(forged).start_button.click()
-            await until(lambda: "hk-error" in lead_of(forged).note.value)
-            assert "is not this host's" in said(lead_of(forged).note) and lead_of(forged).code is None
-            lost = page(HatsTable, server.url, "walk=zzzzz")
-            follow_of(lost).name_box.value = "Maya"
-            follow_of(lost).follow_button.click()
-            await until(lambda: "hk-error" in follow_of(lost).note.value)
-            assert "ZZZZZ" in said(follow_of(lost).note) and not isinstance(lost, ClassTable)
-
-    run(test)
+@on_a_host
+async def test_a_student_tries_a_line_of_their_own_and_comes_back_to_the_class_with_one_press(
+    server: TableServer,
+) -> None:
+    teacher = await leading(server, SombreroTable, shows="all")
+    maya = await following(server, SombreroTable, lead_of(teacher).code or "", "Maya")
+    fold = follow_of(maya)
+    assert is_shown(fold.try_button) and not is_shown(fold.back_button)
+    fold.try_button.click()
+    assert maya.trying and is_shown(fold.back_button) and maya.decides()  # type: ignore[attr-defined]
+    press_a_move(maya, random.Random(3))  # type: ignore[arg-type]
+    assert maya.game.ply == 1 and isinstance(maya.game, hatskit.Game), "her own move, on her own game"
+    press_a_move(teacher, random.Random(5))  # type: ignore[arg-type]
+    await until(lambda: walk_of(server, teacher).at >= 1)
+    await asyncio.sleep(0.05)
+    assert maya.game.ply == 1 and maya.trying, "her line stays while the class moves on"  # type: ignore[attr-defined]
+    fold.back_button.click()
+    assert not maya.trying and maya.game.ply == teacher.game.ply  # type: ignore[attr-defined]
+    assert maya.shown().view(None)["position"] == teacher.game.view(None)["position"]
 
 
-def test_a_reloaded_students_page_follows_again_at_once_under_the_name_and_token_the_browser_kept() -> None:
-    async def test() -> None:
-        async with served() as server:
-            teacher = await leading(server, SombreroTable, shows="all")
-            code = lead_of(teacher).code or ""
-            maya = await following(server, SombreroTable, code, "Maya")
-            kept = dict(follow_of(maya).kept.class_kept)
-            press_a_move(teacher, random.Random(5))  # type: ignore[arg-type]
-            again = page(SombreroTable, server.url, f"walk={code}", kept=kept)
-            await until(lambda: isinstance(again, ClassTable) and again.game.ply == teacher.game.ply)
-            assert follow_of(again).name_box.value == "Maya" and not is_shown(follow_of(again).before)
-            thief = page(SombreroTable, server.url, f"walk={code}")  # another browser, the same name, no token
-            follow_of(thief).name_box.value = "maya"
-            follow_of(thief).follow_button.click()
-            await until(lambda: "hk-error" in follow_of(thief).note.value)
-            assert not isinstance(thief, ClassTable)
+@on_a_host
+async def test_only_the_teachers_link_and_a_walkthroughs_link_bring_the_fold(server: TableServer) -> None:
+    plain = page(HatsTable, server.url, "")
+    assert not hasattr(plain, "walkthrough")
+    yes = page(HatsTable, server.url, "teacher=yes")  # a teacher's screen, but no secret: the host says no
+    assert not hasattr(yes, "walkthrough") and yes.teacher
+    forged = page(HatsTable, server.url, "teacher=" + "x" * 43)
+    lead_of(forged).start_button.click()
+    await until(lambda: "hk-error" in lead_of(forged).note.value)
+    assert "is not this host's" in said(lead_of(forged).note) and lead_of(forged).code is None
+    lost = page(HatsTable, server.url, "walk=zzzzz")
+    follow_of(lost).name_box.value = "Maya"
+    follow_of(lost).follow_button.click()
+    await until(lambda: "hk-error" in follow_of(lost).note.value)
+    assert "ZZZZZ" in said(follow_of(lost).note) and not isinstance(lost, ClassTable)
 
-    run(test)
+
+@on_a_host
+async def test_a_reloaded_students_page_follows_again_at_once_under_the_name_and_token_the_browser_kept(
+    server: TableServer,
+) -> None:
+    teacher = await leading(server, SombreroTable, shows="all")
+    code = lead_of(teacher).code or ""
+    maya = await following(server, SombreroTable, code, "Maya")
+    kept = dict(follow_of(maya).kept.class_kept)
+    press_a_move(teacher, random.Random(5))  # type: ignore[arg-type]
+    again = page(SombreroTable, server.url, f"walk={code}", kept=kept)
+    await until(lambda: isinstance(again, ClassTable) and again.game.ply == teacher.game.ply)
+    assert follow_of(again).name_box.value == "Maya" and not is_shown(follow_of(again).before)
+    thief = page(SombreroTable, server.url, f"walk={code}")  # another browser, the same name, no token
+    follow_of(thief).name_box.value = "maya"
+    follow_of(thief).follow_button.click()
+    await until(lambda: "hk-error" in follow_of(thief).note.value)
+    assert not isinstance(thief, ClassTable)
 
 
 def test_a_walkthrough_code_that_is_not_letters_is_refused_by_the_link() -> None:
@@ -260,20 +245,19 @@ def test_a_walkthrough_code_that_is_not_letters_is_refused_by_the_link() -> None
     assert not hasattr(table, "walkthrough")
 
 
-def test_a_walkthrough_of_every_hand_shows_the_students_each_seats_hand_and_no_pass_the_laptop_screen() -> None:
-    async def test() -> None:
-        async with served() as server:
-            teacher = await leading(server, HatsTable, shows="all")
-            maya = await following(server, HatsTable, lead_of(teacher).code or "", "Maya")
-            press_a_move(teacher, random.Random(2))  # type: ignore[arg-type]
-            await until(lambda: maya.game.ply == teacher.game.ply)
-            hands = [teacher.game.view(seat)["hand"] for seat in range(3)]
-            shown = maya.guard.revealed.value
-            assert "every hand is showing" in shown and all(" ".join(hand) in shown for hand in hands)
-            assert not is_shown(maya.guard.screen) and is_shown(maya.table_area), "no screen: the class sees them"
-            assert not is_shown(follow_of(maya).try_button), "a hidden deck: no line of one's own from here"
-
-    run(test)
+@on_a_host
+async def test_a_walkthrough_of_every_hand_shows_the_students_each_seats_hand_and_no_pass_the_laptop_screen(
+    server: TableServer,
+) -> None:
+    teacher = await leading(server, HatsTable, shows="all")
+    maya = await following(server, HatsTable, lead_of(teacher).code or "", "Maya")
+    press_a_move(teacher, random.Random(2))  # type: ignore[arg-type]
+    await until(lambda: maya.game.ply == teacher.game.ply)
+    hands = [teacher.game.view(seat)["hand"] for seat in range(3)]
+    shown = maya.guard.revealed.value
+    assert "every hand is showing" in shown and all(" ".join(hand) in shown for hand in hands)
+    assert not is_shown(maya.guard.screen) and is_shown(maya.table_area), "no screen: the class sees them"
+    assert not is_shown(follow_of(maya).try_button), "a hidden deck: no line of one's own from here"
 
 
 def test_the_hosts_teacher_link_makes_the_teachers_screen_and_a_walk_code_sets_no_game() -> None:
