@@ -259,6 +259,26 @@ class GameSpec:
     render: Callable[..., str]
     bot_module: str
 
+    def read_move(self, move: Any) -> Any:
+        """A move object from notation, or this game's own copy of a move object given instead.
+
+        A move object is this game's when its notation reads back as an equal
+        move, and then the move read back is what the rules see: a hand-built
+        object whose fields only compare equal (a seat of 1.0, a subclass) never
+        reaches them. Anything else (None, a number, another game's move, an
+        object whose ``str()`` fails) is an InvalidMoveError, like notation that
+        cannot be read. A game and a shared table's seat read moves so alike.
+        """
+        if isinstance(move, str):
+            return self.parse_move(check_move_text(move))
+        try:
+            parsed = self.parse_move(check_move_text(str(move)))
+        except Exception:
+            parsed = None
+        if parsed is None or parsed != move:
+            raise InvalidMoveError(f"{brief(move)} is not a {self.game_id} move: give its notation or a legal move")
+        return parsed
+
     def apply(self, state: State, move: Any) -> tuple[State, list[Event]]:
         """A legal ``move`` carried out on a copy of ``state``, and the events it caused (``state`` is unchanged)."""
         after = state.copy()
@@ -480,24 +500,8 @@ class Game:
         return self.state.seat_names()
 
     def parse(self, move: Any) -> Any:
-        """A move object from notation, or the game's own copy of a move object given instead.
-
-        A move object is this game's when its notation reads back as an equal
-        move, and then the move read back is what the rules see: a hand-built
-        object whose fields only compare equal (a seat of 1.0, a subclass) never
-        reaches them. Anything else (None, a number, another game's move, an
-        object whose ``str()`` fails) is an InvalidMoveError, like notation that
-        cannot be read.
-        """
-        if isinstance(move, str):
-            return self.spec.parse_move(check_move_text(move))
-        try:
-            parsed = self.spec.parse_move(check_move_text(str(move)))
-        except Exception:
-            parsed = None
-        if parsed is None or parsed != move:
-            raise InvalidMoveError(f"{brief(move)} is not a {self.game_id} move: give its notation or a legal move")
-        return parsed
+        """A move object from notation, or the game's own copy of a move object (:meth:`GameSpec.read_move`)."""
+        return self.spec.read_move(move)
 
     def check_seat(self, seat: object, spectator: bool = True) -> int | None:
         """``seat`` if it is a seat of this game (or None for a spectator, where allowed), else a UsageError."""

@@ -21,7 +21,6 @@ from hatskit.core import (
     SeatView,
     UsageError,
     brief,
-    check_move_text,
 )
 from tablehost.protocol import NO_UNDO
 
@@ -250,15 +249,7 @@ class SeatGame:
 
     def parse(self, move: Any) -> Any:
         """A move object from notation (or this game's copy of a move object), as ``Game.parse`` reads it."""
-        if isinstance(move, str):
-            return self.spec.parse_move(check_move_text(move))
-        try:
-            parsed = self.spec.parse_move(check_move_text(str(move)))
-        except Exception:
-            parsed = None
-        if parsed is None or parsed != move:
-            raise InvalidMoveError(f"{brief(move)} is not a {self.game_id} move: give its notation or a legal move")
-        return parsed
+        return self.spec.read_move(move)
 
     def why_illegal(self, move: Any) -> str | None:
         """Why notation cannot be read, else None: whether a move is allowed is the host's to judge."""
