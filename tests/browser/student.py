@@ -19,9 +19,11 @@ answered each press that sent it a message (:class:`Kernel`). It fails the momen
   :data:`PATIENCE` seconds (Madder's stalled round);
 - the game does not end within its game's number of presses.
 
-The whole-game tests play against brisk bots (``brisk_voila``: a 0.2 s pause, not a class's 0.8 s), so a bot's
-move may land between the student's look and press and switch the button off: the student then looks again,
-as one would. A button that may still be pressed and does not take the press fails.
+The whole-game tests play against brisk bots (``brisk_voila``: a 0.2 s pause, not a
+class's 0.8 s or Hats Off!'s 1.5 s), so a bot's move may land between the
+student's look and press and switch the button off: the student then looks
+again, as one would. A button that may still be pressed and does not take the
+press fails.
 """
 
 from __future__ import annotations
@@ -96,6 +98,7 @@ STILL_PRESSABLE = PRESSABLE.replace("(table, [picks, tried]) => {", "(table, [pi
     "return Object.fromEntries(Object.entries(kinds).map(([kind, is]) => [kind, buttons.filter(is).length]));",
     'return buttons.filter(kinds[kind]).some((b) => b.dataset.hkPressed === "1");',
 )
+FOCUSED = "(button) => button === document.activeElement"
 # Whether the button just pressed is now picked up (a race pad redraws its buttons: then it is not there).
 PICKED_UP = """(table) => table.querySelector("[data-hk-pressed].hk-selected") !== null"""
 # Marks the ``index``-th pressable button of ``kind`` (data-hk-pressed), for the test to click and follow; none
@@ -154,9 +157,7 @@ class Kernel:
             source.drag_to(button, timeout=timeout)
         elif way == "keys":
             button.focus(timeout=timeout)
-            if not button.evaluate(
-                "(b) => b === document.activeElement"
-            ):  # switched off since: Enter would go elsewhere
+            if not button.evaluate(FOCUSED):  # switched off since it was marked: Enter would go elsewhere
                 raise PlaywrightTimeout(f"{what} could not take the focus")
             self.page.keyboard.press("Enter")
         else:
