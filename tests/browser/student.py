@@ -21,9 +21,10 @@ answered each press that sent it a message (:class:`Kernel`). It fails the momen
 
 The whole-game tests play against brisk bots (``brisk_voila``: a 0.2 s pause, not a
 class's 0.8 s or Hats Off!'s 1.5 s), so a bot's move may land between the
-student's look and press and switch the button off: the student then looks
-again, as one would. A button that may still be pressed and does not take the
-press fails.
+student's look and press and switch the button off, or redraw the table under a
+card being dragged: the student then looks again, as one would. A button that
+may still be pressed and does not take the press fails, and so does a drop on a
+place still offered, where it was, that plays nothing.
 """
 
 from __future__ import annotations
@@ -221,6 +222,7 @@ def press_one(table: Locator, kernel: Kernel, kind: str, count: int, rng: random
     ways = ("click", "keys", "drag") if kind == "allowed" and held.count() == 1 else ("click", "keys")
     way = "click" if seen.student.picks_play else rng.choice(ways)  # a race pad's own keys are its tests'
     print(f"  by {way}")
+    place = placed(table, pressed) if way == "drag" else None
     try:
         sent = kernel.press(pressed, name, way, held, timeout=PRESS_MS)
     except PlaywrightTimeout:
@@ -231,7 +233,25 @@ def press_one(table: Locator, kernel: Kernel, kind: str, count: int, rng: random
     if table.evaluate(PICKED_UP):
         assert sent == 0, f"{name}: picking up sent the kernel a message ({kernel.said[-1]})"
         kernel.pick_ups += 1
+    elif place is not None and not sent and table_moved(table, pressed, place, [seen.student.picks, [], kind]):
+        print("  the table changed under the drag (a classmate's or a bot's move): look again")
+        return None
     return name
+
+
+def placed(table: Locator, button: Locator) -> tuple[float, float] | None:
+    """Where ``button`` is on its table (so the page's scrolling does not count as a move)."""
+    box, frame = button.bounding_box(), table.bounding_box()
+    return None if box is None or frame is None else (box["x"] - frame["x"], box["y"] - frame["y"])
+
+
+def table_moved(table: Locator, target: Locator, place: tuple[float, float], still: list[Any]) -> bool:
+    """Whether a drop that sent nothing met a table that changed under the pointer: the target moved, is no
+    longer offered, or nothing is carried now. Else the drop on a place still offered did nothing: the page's
+    fault, which the caller's check reports."""
+    now = placed(table, target)
+    moved = now is None or max(abs(now[0] - place[0]), abs(now[1] - place[1])) > 1
+    return moved or table.locator(CARRIED).count() != 1 or not table.evaluate(STILL_PRESSABLE, still)
 
 
 @dataclass
