@@ -33,7 +33,7 @@ from tests.test_widgets_walkthrough import follow_of, following, lead_of, page, 
 from widgets import HatsTable, MadderTable, SombreroTable
 from widgets.table.frame import TableFrame
 from widgets.table.setup import READER
-from widgets.table.walkthrough import SHOWS, Leading, LeadingTable
+from widgets.table.walk_lead import SHOWS, Leading, LeadingTable
 from widgets.toolkit import ui
 from widgets.toolkit.parts import is_shown
 

@@ -21,6 +21,7 @@ import tablehost.tables as host_tables
 from hatskit.core import UsageError
 from hatskit.games.hats_off import KIND_NAMES
 from tablehost import TableHost
+from tablehost.client import TableRefused
 from tablehost.server import Settings, TableServer
 from tests.helpers import said, shown_strings, tap
 from widgets import HatsOffTable, HatsTable, MadderTable, SombreroTable
@@ -28,7 +29,9 @@ from widgets.games.hats_off import pad_action
 from widgets.games.race import RacePad
 from widgets.table.frame import TableFrame
 from widgets.table.scheduler import ManualClock, Scheduler
-from widgets.table.shared import ClientSeat, LocalHost, SeatGame, SharedSeat, SharedTable, TableRefused, at_host
+from widgets.table.seat_at_host import ClientSeat, LocalHost, SharedSeat
+from widgets.table.seat_game import SeatGame
+from widgets.table.shared import SharedTable, at_host
 from widgets.toolkit.parts import is_shown
 
 PLY_LIMIT = 2000  # a game that runs longer than this has stopped making progress

@@ -22,7 +22,8 @@ from widgets import HatsTable, SombreroTable
 from widgets.host import HOST_ENV
 from widgets.table.frame import TableFrame
 from widgets.table.links import table_from_query, teacher_from_query, teacher_secret_from_query
-from widgets.table.walkthrough import ClassTable, Following, Leading, LeadingTable
+from widgets.table.walk_follow import ClassTable, Following
+from widgets.table.walk_lead import Leading, LeadingTable
 from widgets.toolkit.parts import is_shown
 
 

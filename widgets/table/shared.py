@@ -38,28 +38,13 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any, ClassVar, cast
 
-from tablehost.client import TableRefused
 from widgets.table.frame import TableFrame
-from widgets.table.seat_at_host import ClientSeat, LocalHost, Refused, SeatAtHost, SharedSeat
-from widgets.table.seat_game import STEP_TO_LATEST, Frame, SeatGame, SeatRecord
+from widgets.table.seat_at_host import Refused, SeatAtHost
+from widgets.table.seat_game import STEP_TO_LATEST, SeatGame
 from widgets.table.setup import READER, bot_name
 from widgets.toolkit.parts import named_button, show
 
-__all__ = [
-    "ClientSeat",
-    "Frame",
-    "KeptElsewhere",
-    "LocalHost",
-    "SeatAtHost",
-    "SeatGame",
-    "SeatRecord",
-    "SharedSeat",
-    "SharedTable",
-    "TableRefused",
-    "at_host",
-    "mixed",
-    "take_seat",
-]
+__all__ = ["HOST_AWAY", "KeptElsewhere", "SharedTable", "at_host", "mixed", "take_seat"]
 
 AWAY_TIP = "your classmate has been away for a while: a bot plays their seat until they come back to the table"
 NO_UNDO_HERE = "There is no undo at a shared table: every player has seen the move. The step bar shows earlier moves."

@@ -28,10 +28,10 @@ from __future__ import annotations
 from widgets.host import hub_token
 from widgets.table.frame import TableFrame
 from widgets.table.links import LinkError, table_code_from_query, teacher_from_query, teacher_secret_from_query
-from widgets.table.walk_follow import ClassTable, Following, WalkGame, WalkRecord
-from widgets.table.walk_lead import SHOWS, Leading, LeadingTable
+from widgets.table.walk_follow import Following
+from widgets.table.walk_lead import Leading
 
-__all__ = ["SHOWS", "ClassTable", "Following", "Leading", "LeadingTable", "WalkGame", "WalkRecord", "offer_walkthrough"]
+__all__ = ["offer_walkthrough"]
 
 
 def offer_walkthrough(table: TableFrame, url: str, query: str) -> Leading | Following | None:
