@@ -219,6 +219,8 @@ async def test_only_the_teachers_link_and_a_walkthroughs_link_bring_the_fold(ser
     follow_of(lost).follow_button.click()
     await until(lambda: "hk-error" in follow_of(lost).note.value)
     assert "ZZZZZ" in said(follow_of(lost).note) and not isinstance(lost, ClassTable)
+    assert lead_of(forged).client is None and follow_of(lost).client is None
+    await until(lambda: not server.relay.sockets)  # a refused request leaves no connection open at the host
 
 
 @on_a_host

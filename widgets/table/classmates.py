@@ -23,7 +23,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import html
-from collections.abc import Coroutine
+from collections.abc import AsyncIterator, Coroutine
 from typing import TYPE_CHECKING, Any
 
 import traitlets
@@ -75,8 +75,11 @@ class HostFold(ui.Fold):
 
     table: TableFrame
     note: ui.HTML
+    url: str | None
 
-    def _start_asking(self) -> None:
+    def _start_asking(self, url: str | None) -> None:
+        """Where the host is (``None``: no host, as on Binder), and no request yet."""
+        self.url = url
         self._busy = False
         self._tasks: set[asyncio.Task[None]] = set()
 
@@ -127,20 +130,26 @@ class Asking(HostFold):
     """A :class:`HostFold` with a client of its own, whose frames it hears: the walkthrough's folds, the teacher's
     (widgets/table/walk_lead.py) and a student's (widgets/table/walk_follow.py)."""
 
-    client: TableClient | None
+    client: TableClient | None = None  # the fold's own, once a request made with it succeeded
+    url: str
 
-    def _start_asking(self, url: str) -> None:  # type: ignore[override]
-        self.url, self.client = url, None
-        super()._start_asking()
-
-    async def connect(self, teacher: str | None) -> TableClient:
-        """A client connected to the host, its frames heard by :meth:`heard`."""
+    @contextlib.asynccontextmanager
+    async def connected(self, teacher: str | None) -> AsyncIterator[TableClient]:
+        """A client connected to the host, its frames heard by :meth:`heard`, for what the ``async with`` asks of
+        it: if that fails, the client is closed and not kept (the fold's :attr:`client` too, if it was), so a
+        refused request leaves no connection behind."""
         from tablehost.client import TableClient  # tornado's client: only where a host exists (never the static site)
 
         token = hub_token()
         client = TableClient(self.url, teacher=teacher, on_frame=self.heard, hub_token=token or None)
         await client.connect()
-        return client
+        try:
+            yield client
+        except BaseException:
+            if self.client is client:
+                self.client = None
+            await client.close()
+            raise
 
     def heard(self, frame: dict[str, Any]) -> None:
         """A frame from the host."""
@@ -150,10 +159,10 @@ class Classmates(HostFold):
     """The fold, its lobby and the seat it opens; see the module docstring."""
 
     def __init__(self, table: TableFrame, url: str | None, code: str | None = None) -> None:
-        self.table, self.url = table, url
+        self.table = table
         self.seat: ClientSeat | None = None
         self.kept: dict[str, dict[str, str]] = {}
-        self._start_asking()
+        self._start_asking(url)
         self._build(code)
         super().__init__(self._parts(), summary="Play with classmates…", tooltip=CLASSMATES_TIP)
         self.add_class("hk-classmates")

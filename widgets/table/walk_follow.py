@@ -179,16 +179,13 @@ class Following(Asking):
             self._run(f"Joining walkthrough {self.code}…", self._join(name))
 
     async def _join(self, name: str) -> None:
-        client = await self.connect(None)
-        client.name, client.class_token = name, self.token if name.casefold() == self.token_name.casefold() else None
-        try:
+        async with self.connected(None) as client:
+            client.name = name
+            client.class_token = self.token if name.casefold() == self.token_name.casefold() else None
             reply = await client.walk_join(self.code, name=name)
             if reply["game"] != self.table.game_id:
                 raise TableRefused({"message": other_game(self.code, reply["game"])})
             await client.wait_for(lambda c: c.walk is not None)
-        except BaseException:
-            await client.close()
-            raise
         if reply.get("token"):
             self.kept.class_kept = {"name": reply["name"], "token": reply["token"]}
         self.client = client

@@ -114,14 +114,10 @@ class Leading(Asking):
             self._run("Opening the walkthrough…", self._open(self.shows_box.value))
 
     async def _open(self, shows: str) -> None:
-        client = await self.connect(self.secret)
         game, seat = self.table.game, self.table.viewer
-        try:
-            fields = {"options": game.head["options"], "seat": seat, "shows": shows, "seed": game.head["seed"]}
+        fields = {"options": game.head["options"], "seat": seat, "shows": shows, "seed": game.head["seed"]}
+        async with self.connected(self.secret) as client:
             await client.walk_open(game.game_id, len(game.seat_names), hub_user(), **fields)
-        except BaseException:
-            await client.close()
-            raise
         self.client, self.line, self.at, self._stuck = client, [], 0, None
         lead(self.table, self)
         self._show_parts()
@@ -139,11 +135,9 @@ class Leading(Asking):
 
     async def _list_open(self) -> None:
         try:
-            client = await self.connect(self.secret)
-            try:
+            async with self.connected(self.secret) as client:
                 walks = (await client.walk_list())["walks"]
-            finally:
-                await client.close()
+            await client.close()  # asked once: not kept
         except (TableRefused, TableConnectionLost, TimeoutError, OSError, HTTPClientError):
             return  # a wrong secret or no host: said when the teacher presses start
         mine = [walk for walk in walks if walk["game"] == self.table.game_id]
@@ -158,15 +152,10 @@ class Leading(Asking):
             self._run("Taking the walkthrough up again…", self._take_up(str(self.open_walk["code"])))
 
     async def _take_up(self, code: str) -> None:
-        client = await self.connect(self.secret)
-        self.client = client  # its tally, pushed as it joins, is heard
-        try:
+        async with self.connected(self.secret) as client:
+            self.client = client  # its tally, pushed as it joins, is heard
             joined = await client.walk_join(code, role="teacher")
             game = hatskit.load(joined["record"])
-        except BaseException:
-            self.client = None
-            await client.close()
-            raise
         self.table.start(game)
         self.table.go_to(joined["ply"])
         self.line, self.at, self._stuck, self.open_walk = list(joined["record"]["moves"]), joined["ply"], None, None
