@@ -242,6 +242,18 @@ async def test_a_reloaded_students_page_follows_again_at_once_under_the_name_and
     assert not isinstance(thief, ClassTable)
 
 
+@on_a_host
+async def test_what_the_browser_kept_arriving_during_a_join_leaves_joining_on_the_fold(server: TableServer) -> None:
+    teacher = await leading(server, HatsTable, shows="all")
+    student = page(HatsTable, server.url, f"walk={lead_of(teacher).code}")
+    fold = follow_of(student)
+    fold.name_box.value = "Maya"
+    fold.follow_button.click()
+    student.classmates.kept_seats.receive({"msg": {"kept": {}, "class": None}})  # a late page's message
+    assert "Joining walkthrough" in said(fold.note)
+    await until(lambda: isinstance(student, ClassTable))
+
+
 def test_a_walkthrough_code_that_is_not_letters_is_refused_by_the_link() -> None:
     table = page(HatsTable, "ws://127.0.0.1:9/ws", "walk=12;drop")
     assert "the link's walk must be one code of letters" in said(table.message)

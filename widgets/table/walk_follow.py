@@ -166,7 +166,7 @@ class Following(Asking):
             self.token_name = entry["name"]
         if self.client is None and (self.token is not None or hub_token()):
             self.press_follow()
-        else:
+        elif not self._busy:  # a join already asked for keeps its "Joining…" until the host answers
             self.settled()
 
     # -- following ---------------------------------------------------------------------------------
