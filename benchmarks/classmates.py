@@ -1,7 +1,7 @@
 """Play a classmate: a move between students' pages at a table the table host keeps, against a hot-seat table.
 
     PYTHONPATH=. .venv/bin/python benchmarks/classmates.py [--moves 30] [--tables 8] [--pages 32] [--think 1.0]
-        [--game hats] [--parts relay class capacity] [--synchronous FULL]
+        [--game hats] [--parts relay class capacity] [--synchronous FULL] [--reduced-motion]
 
 Serves notebooks/ as `make app` does (benchmarks/app.py's `serve`: config/ on
 JUPYTER_CONFIG_PATH, share/jupyter on JUPYTER_PATH, HATSKIT_POOL=0) beside a
@@ -56,6 +56,9 @@ reference measured in the same run:
    hub of 300 students would need.
 
 The load average is printed before and after each part: the machine is shared.
+``--reduced-motion`` opens every page asking for reduced motion (a setting of
+the student's system): each move shows at once, without the cards' glide,
+whose drawing is most of a page's work on this machine (benchmarks/README.md).
 ``--synchronous NORMAL`` starts the host without an fsync at each commit (its
 own option), to see what the commit adds to a relay.
 """
@@ -244,8 +247,10 @@ class Student:
         return " ".join((await self.table.locator(".hk-status").inner_text()).split())
 
 
-async def new_student(browser, name: str) -> Student:
-    context = await browser.new_context(viewport={"width": 1280, "height": 1600})
+async def new_student(browser, name: str, still: bool = False) -> Student:
+    """A student's page in a browser context of its own; ``still``: one that asks for reduced motion."""
+    motion = "reduce" if still else "no-preference"
+    context = await browser.new_context(viewport={"width": 1280, "height": 1600}, reduced_motion=motion)
     await context.add_init_script(RECORDER)
     page = await context.new_page()
     page.set_default_timeout(TIMEOUT_MS)
@@ -389,7 +394,7 @@ async def timed_move(students: list[Student], game: str, rng: random.Random) -> 
 async def relay_part(browser, app: Served, args: argparse.Namespace) -> None:
     """Figure 1: a Sombrero move relayed from one student's page to the other's, against a hot-seat table's move."""
     url = f"{app.url}/voila/render/sombrero.ipynb"
-    ana, ben, hot = [await new_student(browser, name) for name in ("Ana", "Ben", "Hot")]
+    ana, ben, hot = [await new_student(browser, name, args.reduced_motion) for name in ("Ana", "Ben", "Hot")]
     await asyncio.gather(open_page(ana, url), open_page(hot, f"{url}?seats=reader,reader"))
     code = await open_table(ana, None)
     await join_table(ben, url, code)
@@ -575,7 +580,7 @@ async def seat_class(
     async def opener(number: int) -> None:
         table = seated[number]
         if (number, 0) in paged:
-            student = await new_student(browser, name(number, 0))
+            student = await new_student(browser, name(number, 0), args.reduced_motion)
             table.students.append(student)
             await open_page(student, url)
             table.code = await open_table(student, players if args.game == "hats" else None)
@@ -588,7 +593,7 @@ async def seat_class(
     async def joiner(number: int, seat: int) -> None:
         table = seated[number]
         if (number, seat) in paged:
-            student = await new_student(browser, name(number, seat))
+            student = await new_student(browser, name(number, seat), args.reduced_motion)
             table.students.append(student)
             await join_table(student, url, table.code)
         else:
@@ -737,6 +742,7 @@ async def class_part(browser, host: Host, app: Served, args: argparse.Namespace)
         return class_
     finished = sum(table.finished for table in class_.tables)
     variant = "" if not class_.clients else f" (LIGHTER VARIANT: {class_.pages} pages, {class_.clients} clients)"
+    variant += " (REDUCED MOTION: no card glides)" if args.reduced_motion else ""
     print(
         f"CLASS{variant}: {finished}/{len(class_.tables)} tables played to their end; relay median"
         f" {ms(statistics.median(relays))} against a single table's {ms(statistics.median(single))}"
@@ -812,6 +818,11 @@ def main() -> None:
         default="FULL",
         choices=["FULL", "NORMAL"],
         help="the host's SQLite synchronous setting (`python -m tablehost --synchronous`; FULL, as `make app` runs it)",
+    )
+    parser.add_argument(
+        "--reduced-motion",
+        action="store_true",
+        help="every page asks for reduced motion, as a student's system setting may: moves show without the glide",
     )
     parser.add_argument(
         "--parts", nargs="*", default=["relay", "class", "capacity"], choices=["relay", "class", "capacity"]
