@@ -29,7 +29,7 @@ from tablehost.server import TableServer
 from tests.helpers import said, tap
 from tests.hosted import run, served, until
 from tests.test_kits import REPO, _module, plan_deal
-from tests.test_widgets_walkthrough import follow_of, following, lead_of, page, walk_of
+from tests.test_widgets_walkthrough import code_of, follow_of, following, lead_of, page, walk_of
 from widgets import HatsTable, MadderTable, SombreroTable
 from widgets.table.frame import TableFrame
 from widgets.table.setup import READER
@@ -240,7 +240,7 @@ def test_a_teacher_opens_the_plans_link_plays_every_stop_and_the_class_answers_y
     async def test() -> None:
         async with served() as server:
             teacher = await opened_as_planned(server, kit)
-            code = lead_of(teacher).code or ""
+            code = code_of(teacher)
             names = ["Maya", *[f"Student {n}" for n in range(2, seats + 1)]]
             students = [await following(server, TABLES[kit.name], code, name) for name in names]
             for stop in stops:

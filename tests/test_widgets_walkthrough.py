@@ -69,8 +69,15 @@ async def following(server: TableServer, table_class: type[TableFrame], code: st
     return student
 
 
+def code_of(teacher: TableFrame) -> str:
+    """The code of the walkthrough ``teacher``'s table leads."""
+    code = lead_of(teacher).code
+    assert code is not None, "the teacher's table leads no walkthrough"
+    return code
+
+
 def walk_of(server: TableServer, teacher: TableFrame) -> Any:
-    return server.host.classroom.walks[lead_of(teacher).code]  # type: ignore[index]
+    return server.host.classroom.walks[code_of(teacher)]
 
 
 @on_a_host
@@ -78,8 +85,8 @@ async def test_the_students_tables_follow_every_move_and_step_of_the_teachers_ta
     server: TableServer,
 ) -> None:
     teacher = await leading(server, HatsTable, shows="seat")
-    code = lead_of(teacher).code
-    assert code is not None and not is_shown(teacher.setup), "no other game while the class follows"
+    code = code_of(teacher)
+    assert not is_shown(teacher.setup), "no other game while the class follows"
     maya = await following(server, HatsTable, code, "Maya")
     await until(lambda: "1 following: Maya" in lead_of(teacher).code_line.value)
     rng = random.Random(2)
@@ -110,7 +117,7 @@ async def test_your_move_counts_a_legal_answer_and_an_illegal_try_with_its_rule_
     server: TableServer,
 ) -> None:
     teacher = await leading(server, HatsTable, shows="seat")
-    code = lead_of(teacher).code or ""
+    code = code_of(teacher)
     maya = await following(server, HatsTable, code, "Maya")
     ben = await following(server, HatsTable, code, "Ben")
     lead_of(teacher).ask_button.click()
@@ -138,7 +145,7 @@ async def test_a_student_is_told_the_rule_for_a_press_that_sends_no_try_and_the_
     """Sombrero's position is whole on a student's table: a press of an empty square is told the rule's reason (not a
     made-up move), and the host's judgement of a two-press try reads as it was written ("h3 is …", not "H3 is …")."""
     teacher = await leading(server, SombreroTable, shows="all")
-    maya = await following(server, SombreroTable, lead_of(teacher).code or "", "Maya")
+    maya = await following(server, SombreroTable, code_of(teacher), "Maya")
     lead_of(teacher).ask_button.click()
     await until(maya.decides)
     tap(maya, maya.squares["e4"])
@@ -154,7 +161,7 @@ async def test_a_teachers_reloaded_page_takes_the_open_walkthrough_up_again_at_t
     server: TableServer,
 ) -> None:
     teacher = await leading(server, SombreroTable, shows="all")
-    code = lead_of(teacher).code or ""
+    code = code_of(teacher)
     maya = await following(server, SombreroTable, code, "Maya")
     for seed in (1, 2):
         press_a_move(teacher, random.Random(seed))  # type: ignore[arg-type]  # White's turn, then the bot's
@@ -188,7 +195,7 @@ async def test_a_student_tries_a_line_of_their_own_and_comes_back_to_the_class_w
     server: TableServer,
 ) -> None:
     teacher = await leading(server, SombreroTable, shows="all")
-    maya = await following(server, SombreroTable, lead_of(teacher).code or "", "Maya")
+    maya = await following(server, SombreroTable, code_of(teacher), "Maya")
     fold = follow_of(maya)
     assert is_shown(fold.try_button) and not is_shown(fold.back_button)
     fold.try_button.click()
@@ -228,7 +235,7 @@ async def test_a_reloaded_students_page_follows_again_at_once_under_the_name_and
     server: TableServer,
 ) -> None:
     teacher = await leading(server, SombreroTable, shows="all")
-    code = lead_of(teacher).code or ""
+    code = code_of(teacher)
     maya = await following(server, SombreroTable, code, "Maya")
     kept = dict(follow_of(maya).kept.class_kept)
     press_a_move(teacher, random.Random(5))  # type: ignore[arg-type]
@@ -245,7 +252,7 @@ async def test_a_reloaded_students_page_follows_again_at_once_under_the_name_and
 @on_a_host
 async def test_what_the_browser_kept_arriving_during_a_join_leaves_joining_on_the_fold(server: TableServer) -> None:
     teacher = await leading(server, HatsTable, shows="all")
-    student = page(HatsTable, server.url, f"walk={lead_of(teacher).code}")
+    student = page(HatsTable, server.url, f"walk={code_of(teacher)}")
     fold = follow_of(student)
     fold.name_box.value = "Maya"
     fold.follow_button.click()
@@ -265,7 +272,7 @@ async def test_a_walkthrough_of_every_hand_shows_the_students_each_seats_hand_an
     server: TableServer,
 ) -> None:
     teacher = await leading(server, HatsTable, shows="all")
-    maya = await following(server, HatsTable, lead_of(teacher).code or "", "Maya")
+    maya = await following(server, HatsTable, code_of(teacher), "Maya")
     press_a_move(teacher, random.Random(2))  # type: ignore[arg-type]
     await until(lambda: maya.game.ply == teacher.game.ply)
     hands = [teacher.game.view(seat)["hand"] for seat in range(3)]
