@@ -61,7 +61,9 @@ WARM_UP = 5  # changes before the timing starts
 
 def students(url: str, code: str, names: list[str], seed: int, pipe: Connection) -> None:
     """A process of students: each follows the walkthrough, notes each position's arrival and tries each question
-    once; when told to stop, the process sends back every student's arrival times and tries' sending times."""
+    once; told "leave" or "join", they all stop following or follow again (the same members: the host writes to
+    them in the same order) and say "done"; told "stop", the process sends back every student's arrival times and
+    tries' sending times."""
     asyncio.run(_students(url, code, names, seed, pipe))
 
 
@@ -70,7 +72,14 @@ async def _students(url: str, code: str, names: list[str], seed: int, pipe: Conn
     for pupil, name in zip(pupils, names, strict=True):
         await pupil.join(code, name)
     pipe.send("ready")
-    await asyncio.to_thread(pipe.recv)  # "stop"
+    while (order := await asyncio.to_thread(pipe.recv)) != "stop":
+        await asyncio.gather(
+            *(
+                pupil.leave() if order == "leave" else pupil.join(code, name)
+                for pupil, name in zip(pupils, names, strict=True)
+            )
+        )
+        pipe.send("done")
     pipe.send([(pupil.arrivals[1:], pupil.tries) for pupil in pupils])  # the first position is the join's
     for pupil in pupils:
         await pupil.client.close()
@@ -87,9 +96,15 @@ class Pupil:
         self._pending: set[asyncio.Future[None]] = set()
 
     async def join(self, code: str, name: str) -> None:
-        await self.client.connect()
+        """Follow the walkthrough (connecting first, the first time)."""
+        if self.client.walk_code is None:
+            await self.client.connect()
+        self.client.walk = None
         await self.client.walk_join(code, name=name)
         await self.client.wait_for(lambda c: c.walk is not None)
+
+    async def leave(self) -> None:
+        await self.client.walk_leave()
 
     def noted(self, frame: dict[str, Any]) -> None:
         if frame["type"] != "walk":
@@ -154,6 +169,13 @@ class Walk:
             self.processes.append(process)
         for pipe in self.pipes:
             assert await asyncio.to_thread(pipe.recv) == "ready"
+
+    async def order(self, order: str) -> None:
+        """Every student of this walkthrough leaves it ("leave") or follows it again ("join")."""
+        for pipe in self.pipes:
+            pipe.send(order)
+        for pipe in self.pipes:
+            assert await asyncio.to_thread(pipe.recv) == "done"
 
     async def change(self, rng: random.Random) -> None:
         """The teacher plays a move (or steps back to the start at the end of a line); when it was sent."""

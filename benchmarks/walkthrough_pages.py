@@ -1,7 +1,7 @@
 """A teacher's move on the students' tables: one real student page, alone and in a class of 30 (issue 44).
 
     PYTHONPATH=. .venv/bin/python benchmarks/walkthrough_pages.py [--moves 30] [--students 30] [--processes 2]
-        [--game hats] [--gap 0.5] [--page-joins last] [--seed 44]
+        [--game hats] [--gap 0.5] [--page-joins last] [--seed 44] [--trade-places]
 
 Why: benchmarks/walkthrough_host.py times a move at the host only (until the
 last websocket client holds the frame), against a 2 ms baseline that leaves
@@ -34,6 +34,17 @@ the same game:
   joined (the teacher first); the real page joins after the simulated
   students (``--page-joins last``: written to last, the far end of the class)
   or before them (``first``).
+
+With ``--trade-places`` the two real pages trade places halfway, so that the
+figure does not set one page and kernel against another (a class of one page
+and one simulated student gives up to 1.1x by that alone): each walkthrough
+has its own ``--students`` - 1 simulated students, who all join before the
+pages (so the host writes to each page last); the first page's leave
+(``walk_leave``) before the first half, in which the second page is the
+class's; then the second page's leave and the first page's follow again (the
+same members, written to in the same order) for the second half. Each page
+is then timed alone in one half and in the class in the other, and the
+figures pool both halves; five changes of warm-up begin each half.
 
 The moves alternate between the two walkthroughs, one at a time, ``--gap``
 seconds after the real page showed the last one (the table's motion ends), so
@@ -139,6 +150,7 @@ class Side:
     walk: Walk
     page: Page
     plies: list[int] = field(default_factory=list)  # the ply each change brought, in the order of walk.sent
+    halves: list[int] = field(default_factory=lambda: [0])  # the index of the change each half begins with
     missed: list[int] = field(default_factory=list)  # changes the page did not show within SHOWN_TIMEOUT_S
     clocks: list[Clock] = field(default_factory=list)
 
@@ -200,18 +212,21 @@ async def change(side: Side, rng: random.Random) -> None:
         side.missed.append(len(side.plies) - 1)
 
 
-async def play(sides: list[Side], moves: int, gap: float, seed: int) -> None:
-    """Changes in every walkthrough, alternating one at a time, until each has ``moves`` timed moves."""
-    rngs = [random.Random(seed) for _ in sides]  # alike: both walkthroughs play the same game
-    while min(len(timed(side)) for side in sides) < moves:
+async def play(sides: list[Side], moves: int, gap: float, rngs: list[random.Random]) -> None:
+    """Changes in every walkthrough, alternating one at a time, until each has ``moves`` timed moves in this
+    half (``rngs`` alike: both walkthroughs play the same game)."""
+    half = len(sides[0].halves) - 1
+    while min(len(timed(side, half)) for side in sides) < moves:
         for side, rng in zip(sides, rngs, strict=True):
             await change(side, rng)
             await asyncio.sleep(gap)
 
 
-def timed(side: Side) -> list[int]:
-    """The changes timed: the moves after the warm-up (a step back to the start is not a move)."""
-    return [index for index, ply in enumerate(side.plies) if index >= WARM_UP and ply > 0]
+def timed(side: Side, half: int) -> list[int]:
+    """The changes timed in a half: its moves after the warm-up (a step back to the start is not a move)."""
+    first = side.halves[half] + WARM_UP
+    end = side.halves[half + 1] if half + 1 < len(side.halves) else len(side.plies)
+    return [index for index in range(first, end) if side.plies[index] > 0 and index not in side.missed]
 
 
 # ---------------------------------------------------------------- the figures
@@ -233,13 +248,12 @@ class Shown:
         return [max(page, client) for page, client in zip(self.page, clients, strict=True)]
 
 
-def page_times(side: Side, records: list[list[float]]) -> tuple[list[float], list[float]]:
-    """From the page's records, per timed change, when its table listed the move and the next frame began."""
+def page_times(side: Side, half: int, records: list[list[float]]) -> tuple[list[float], list[float]]:
+    """From the page's records, per timed change of a half, when its table listed the move and the next frame
+    began."""
     offset = statistics.mean(c.offset for c in side.clocks)
     page, frame = [], []
-    for index in timed(side):
-        if index in side.missed:
-            continue
+    for index in timed(side, half):
         sent, ply = side.walk.sent[index], side.plies[index]
         seen = next(r for r in records if r[0] == ply and r[1] / 1000 - offset >= sent - max_error(side))
         page.append(seen[1] / 1000 - offset - sent)
@@ -251,13 +265,24 @@ def max_error(side: Side) -> float:
     return max(c.bracket for c in side.clocks) / 2
 
 
-def last_clients(side: Side, arrivals: list[list[float]]) -> list[float]:
-    """Per timed change, from the send until the last simulated student held it."""
-    counts = {len(times) for times in arrivals}
-    if counts != {len(side.walk.sent)}:
-        print(f"  WARNING: the simulated students noted {sorted(counts)} walk frames, {len(side.walk.sent)} sent")
-    indices = [index for index in timed(side) if index not in side.missed]
-    return [max(times[index] for times in arrivals) - side.walk.sent[index] for index in indices]
+def last_clients(side: Side, half: int, arrivals: list[list[float]]) -> list[float]:
+    """Per timed change of a half, from the send until the last simulated student held it: each student's first
+    arrival before the next change was sent (a student who had left has none)."""
+    sent = [*side.walk.sent, float("inf")]
+    last = []
+    for index in timed(side, half):
+        held = [next((t for t in times if sent[index] <= t < sent[index + 1]), None) for times in arrivals]
+        if None in held:
+            print(f"  WARNING: {held.count(None)} simulated students did not hold {side.label}'s change {index}")
+        last.append(max(t for t in held if t is not None) - sent[index])
+    return last
+
+
+def heard_away(side: Side, half: int, arrivals: list[list[float]]) -> int:
+    """How many arrivals a walkthrough's simulated students noted in a half they had left it for (none: the host
+    writes to the members who follow, and only to them)."""
+    first, end = side.walk.sent[side.halves[half]], side.walk.sent[timed(side, half)[-1]]
+    return sum(first <= t <= end for times in arrivals for t in times)
 
 
 def ms(seconds: float) -> str:
@@ -284,6 +309,8 @@ def report(args: argparse.Namespace, alone: Shown, crowd: Shown, sides: list[Sid
         f" alternating, {args.gap} s apart; the class's real page joined {args.page_joins}; {os.cpu_count()} cores;"
         f" {load()}):"
     )
+    if args.trade_places:
+        print("  the pages TRADED PLACES halfway: each is timed alone in one half and in the class in the other")
     print(f"  reference, ONE real student page alone (host, its kernel, Chromium): {spread(alone.page)}")
     print(f"    ... its next frame begun: {spread(alone.frame)}")
     print(f"  the class: the real page among {args.students}: {spread(crowd.page)}")
@@ -315,36 +342,75 @@ def teacher_secret(host: Host) -> str:
     return host.process.stdout.readline().decode().split("?teacher=")[1].split()[0]
 
 
-async def simulated(crowd: Walk, host: Host, args: argparse.Namespace) -> None:
-    """The class's simulated students, following its walkthrough."""
-    await crowd.follow(host.url, args.students - 1, args.processes)
-    print(f"  {args.students - 1} simulated students follow the class's walkthrough ({load()})")
+async def simulated(walk: Walk, host: Host, args: argparse.Namespace) -> None:
+    """A walkthrough's simulated students, following it."""
+    await walk.follow(host.url, args.students - 1, args.processes)
+    print(f"  {args.students - 1} simulated students follow walkthrough {walk.code} ({load()})")
+
+
+async def seated(browser: Browser, host: Host, app: Served, args: argparse.Namespace) -> list[Side]:
+    """The two walkthroughs, their simulated students (the second's, or with ``--trade-places`` both's) and the
+    two real pages following them, Maya's the first and Noor's the second."""
+    secret = teacher_secret(host)
+    walks = [await opened(host.url, secret, args.game, args.seed) for _ in range(2)]
+    classes = walks if args.trade_places else walks[1:]
+    for walk in classes if args.page_joins == "last" else []:
+        await simulated(walk, host, args)
+    url = f"{app.url}/voila/render/{args.game}.ipynb"
+    started = time.monotonic()
+    names = ("Maya", "Noor")
+    pages = await asyncio.gather(*(student_page(browser, url, w.code, n) for w, n in zip(walks, names, strict=True)))
+    print(f"  two real pages follow after {time.monotonic() - started:.0f} s ({load()})")
+    for walk in classes if args.page_joins == "first" else []:
+        await simulated(walk, host, args)
+    return [Side("Maya", walks[0], pages[0]), Side("Noor", walks[1], pages[1])]
+
+
+async def played(sides: list[Side], args: argparse.Namespace) -> int:
+    """The moves, in one half (Noor's page in the class), or two with ``--trade-places`` (then Maya's); how many
+    halves."""
+    rngs = [random.Random(args.seed) for _ in sides]
+    if not args.trade_places:
+        await play(sides, args.moves, args.gap, rngs)
+        return 1
+    await sides[0].walk.order("leave")
+    await play(sides, (args.moves + 1) // 2, args.gap, rngs)
+    await sides[1].walk.order("leave")
+    await sides[0].walk.order("join")
+    print(f"  the pages trade places: Maya's is now the class's, Noor's alone ({load()})")
+    for side in sides:
+        side.halves.append(len(side.plies))
+    await play(sides, args.moves // 2, args.gap, rngs)
+    return 2
+
+
+async def figures(sides: list[Side], halves: int) -> tuple[Shown, Shown]:
+    """The pooled figures of the page alone and of the class (its real page and its last simulated student), from
+    every half: in the first Noor's page is the class's, in the second Maya's."""
+    arrivals = [(await side.walk.results())[0] for side in sides]
+    records = [await side.page.evaluate("window.hkWalk.shown") for side in sides]
+    alone, crowd, last = Shown([], []), Shown([], []), []
+    for half in range(halves):
+        solo, among = (0, 1) if half == 0 else (1, 0)
+        for shown, side in ((alone, solo), (crowd, among)):
+            page, frame = page_times(sides[side], half, records[side])
+            shown.page += page
+            shown.frame += frame
+        last += last_clients(sides[among], half, arrivals[among])
+        if arrivals[solo] and (heard := heard_away(sides[solo], half, arrivals[solo])):
+            print(f"  WARNING: {sides[solo].label}'s simulated students, who had left, noted {heard} of its changes")
+    crowd.last_client = last
+    return alone, crowd
 
 
 async def measure(browser: Browser, host: Host, app: Served, args: argparse.Namespace) -> None:
-    secret = teacher_secret(host)
-    alone, crowd = [await opened(host.url, secret, args.game, args.seed) for _ in range(2)]
-    if args.page_joins == "last":
-        await simulated(crowd, host, args)
-    url = f"{app.url}/voila/render/{args.game}.ipynb"
-    started = time.monotonic()
-    pages = await asyncio.gather(
-        student_page(browser, url, alone.code, "Maya"), student_page(browser, url, crowd.code, "Noor")
-    )
-    print(f"  two real pages follow after {time.monotonic() - started:.0f} s ({load()})")
-    if args.page_joins == "first":
-        await simulated(crowd, host, args)
-    sides = [Side("alone", alone, pages[0]), Side("class", crowd, pages[1])]
+    sides = await seated(browser, host, app, args)
     for side in sides:
         side.clocks.append(await clock(side.page))
-    await play(sides, args.moves, args.gap, args.seed)
+    halves = await played(sides, args)
     for side in sides:
         side.clocks.append(await clock(side.page))
-    arrivals, _ = await crowd.results()
-    await alone.results()
-    shown = [Shown(*page_times(side, await side.page.evaluate("window.hkWalk.shown"))) for side in sides]
-    shown[1].last_client = last_clients(sides[1], arrivals)
-    report(args, shown[0], shown[1], sides)
+    report(args, *await figures(sides, halves), sides)
     for side in sides:
         await side.walk.teacher.close()
         with contextlib.suppress(Exception):
@@ -378,6 +444,7 @@ def main() -> None:
         help="the class's real page joins after the simulated students (default: the host writes to it last) or first",
     )
     parser.add_argument("--seed", type=int, default=44, help="the deal and the teacher's choices")
+    parser.add_argument("--trade-places", action="store_true", help="the real pages trade places halfway")
     args = parser.parse_args()
     if args.moves < 2 or args.students < 2:
         parser.error("--moves and --students must be 2 or more")
