@@ -45,6 +45,9 @@ from tablehost.tables import (
 
 FORBIDDEN_KEYS = {"seed", "deck", "hands", "heads", "record", "moves", "token_hash", "start", "user", "submitted_moves"}
 STATE_KEYS = {"type", "code", "seat", "status", "ply", "acting", "view", "legal", "events", "score", "outcome"}
+# A Madder hat taken from the assembly line, which lies face up (M3): every seat saw it, even one turned over from
+# the deck and taken in the same move, so that no position a seat was shown had it on the line.
+TAKEN_FROM_THE_LINE = re.compile(r"took the first hat of the assembly line, a (\S+)")
 
 
 class Clock:
@@ -150,11 +153,13 @@ class Players:
         return sent
 
     def _learn(self) -> None:
-        """What each seat has seen so far (its own views): a card it once held it may name later."""
+        """What each seat has seen so far (its own views, and hats taken in public): a card it once saw it may name
+        later."""
         game, ids = self.game, card_ids(self.game)
+        public = {taken for ply in game.events for event in ply for taken in TAKEN_FROM_THE_LINE.findall(event.text)}
         for seat in self.knows:
             text = json.dumps(game.view(seat), ensure_ascii=False)
-            self.knows[seat] |= {card for card in ids if pattern(card).search(text)}
+            self.knows[seat] |= {card for card in ids if pattern(card).search(text)} | public
 
     def _check(self, seat: int, frame: dict[str, Any]) -> None:
         self.frames[seat].append(frame)
