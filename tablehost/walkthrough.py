@@ -147,19 +147,22 @@ def judge(position: Game, seat: int, name: str, move: object) -> Answer:
     return Answer(name, str(parsed), reason, rules[0] if rules else None)
 
 
-def choice(game_id: str, answer: Answer) -> str:
-    """The move an answer counts as: its notation, without a race move's reaction time (Hats Off!)."""
-    return RACE_TIME.sub("", answer.move) if game_id == "hats-off" else answer.move
+def counted_as(game_id: str, move: str) -> str:
+    """The move a try counts as: its notation, without a race move's reaction time (Hats Off!)."""
+    return RACE_TIME.sub("", move) if game_id == "hats-off" else move
 
 
 def tally(game_id: str, question: Question) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
-    """The answers counted: each move chosen (most first) with whether it is legal and why not, and the illegal
-    tries by the rule that stopped them (most first; ``rule`` None for a refusal that names none)."""
+    """The answers counted: each move chosen (most first) with whether it is legal and why not, and whether it is
+    the strong bot's move, and the illegal tries by the rule that stopped them (most first; ``rule`` None for a
+    refusal that names none)."""
     answers = list(question.answers.values())
-    counts = Counter(choice(game_id, answer) for answer in answers)
-    first = {choice(game_id, answer): answer for answer in reversed(answers)}
+    counts = Counter(counted_as(game_id, answer.move) for answer in answers)
+    first = {counted_as(game_id, answer.move): answer for answer in reversed(answers)}
+    best = None if question.best is None else counted_as(game_id, question.best)
     choices = [
         {"move": move, "count": count, "legal": first[move].legal, "rule": first[move].rule, "why": first[move].why}
+        | {"best": move == best}
         for move, count in counts.most_common()
     ]
     rules = Counter(answer.rule for answer in answers if not answer.legal)

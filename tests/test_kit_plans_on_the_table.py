@@ -200,9 +200,10 @@ async def tried(teacher: TableFrame, student: Any, move: str, rules: set[str], c
     assert "went to your teacher" in said(student.message), f"{move}: no try is sent: {said(student.message)}"
     await until(lambda: "not allowed here" in said(student.message))
     await until(lambda: f"{count} of {following} answered" in tally(teacher))
-    counted = tally(teacher)
-    assert f"{move}: 1, not allowed" in counted, counted
-    assert any(re.search(rf"\(by rule: .*\b{rule}: \d", counted) for rule in rules), f"{move}: {rules}: {counted}"
+    counted, drawn = tally(teacher), lead_of(teacher).tally_line.value
+    assert f"{move}: 1 ✘ not allowed" in counted, counted
+    cited = [rule for rule in rules if f"<abbr title='rule {rule}: " in drawn]  # the rule named, its id the tooltip
+    assert cited, f"{move}: {rules}: {drawn}"
 
 
 def not_pressed(student: Any, move: str) -> None:

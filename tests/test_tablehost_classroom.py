@@ -20,6 +20,7 @@ import pytest
 import hatskit
 from hatskit.core import Game
 from tablehost.auth import HubUserAuth, TeacherKey, is_teacher
+from tablehost.classframes import tally_frame
 from tablehost.classroom import CLASS_WATCH
 from tablehost.protocol import handle
 from tablehost.store import Store
@@ -217,10 +218,13 @@ def test_your_move_judges_each_students_one_try_and_the_teacher_sees_the_tally_w
     assert replies["Eli"]["rule"] == "H1" and replies["Fay"]["rule"] is None  # "... is not in Ana's hand"
     tally = room.last("teacher", "walk_tally")
     assert (tally["answered"], tally["following"], tally["illegal"], tally["best"]) == (6, 6, 3, None)
-    assert tally["choices"][0] == {"move": legal[0], "count": 2, "legal": True, "rule": None, "why": None}
+    first = {"move": legal[0], "count": 2, "legal": True, "rule": None, "why": None, "best": False}
+    assert tally["choices"][0] == first
     assert sorted(str(r["rule"]) for r in tally["rules"]) == ["H1", "H2", "None"]
     found = room.think()
     assert found.pushes[0][2]["best"] in legal and room.walk.question.best == found.pushes[0][2]["best"]
+    room.walk.question.best = legal[0]  # say the bot chose the move two students tried: that choice is starred
+    assert [choice["move"] for choice in tally_frame(room.walk)["choices"] if choice["best"]] == [legal[0]]
     for name in tries:
         assert all(frame["type"] != "walk_tally" for frame in room.to(name))  # the tally is the teacher's
 

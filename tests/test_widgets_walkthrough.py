@@ -10,10 +10,12 @@ from __future__ import annotations
 import asyncio
 import os
 import random
+import re
 from typing import Any
 from unittest.mock import patch
 
 import hatskit
+from hatskit.drawing import RULE_ID
 from tablehost.server import TableServer
 from tests.helpers import hand_button, said, tap
 from tests.hosted import on_a_host, until
@@ -131,7 +133,9 @@ async def test_your_move_counts_a_legal_answer_and_an_illegal_try_with_its_rule_
     await until(lambda: "not allowed here" in said(ben.message))
     await until(lambda: "2 of 2 answered" in lead_of(teacher).tally_line.value)
     tally = lead_of(teacher).tally_line.value
-    assert "Illegal tries: 1 (by rule: H" in tally and f"{card}@{position + 1}: 1, not allowed" in tally
+    assert "Illegal tries: 1 (<abbr title='rule H" in tally and f"<b>{card}@{position + 1}: 1</b>" in tally
+    shown = re.sub(r"<[^>]+>", "", tally)  # what the projector shows: the rules by name, their ids in tooltips
+    assert "✘ not allowed: " in shown and not RULE_ID.search(shown), shown
     await until(lambda: "The strong bot plays" in lead_of(teacher).tally_line.value, timeout=30)
     press_a_move(teacher, random.Random(4))  # type: ignore[arg-type]  # the teacher plays on
     await until(lambda: maya.game.ply == teacher.game.ply and "(closed)" in lead_of(teacher).tally_line.value)

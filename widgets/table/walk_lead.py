@@ -13,7 +13,7 @@ from typing import Any, cast
 from tornado.httpclient import HTTPClientError
 
 import hatskit
-from hatskit.drawing import sentence
+from hatskit.drawing import RULE_NAMES, rule_name, sentence, without_rules
 from tablehost.client import TableClient, TableConnectionLost, TableRefused
 from widgets.host import hub_user
 from widgets.table.classmates import LOST, Asking
@@ -263,18 +263,19 @@ def code_html(code: str, students: Sequence[Frame] = ()) -> str:
 
 
 def tally_html(tally: Frame, names: Sequence[str]) -> str:
-    """The open question's answers: how many answered, each move chosen (most first), the illegal tries by rule and
-    the strong bot's move."""
+    """The open question's answers, as the teacher's screen shows them to a class: how many answered; each move
+    chosen (most first) on a bar as long as its share, the strong bot's starred and an illegal one crossed, with
+    the reason in words (its rule in the tooltip); the illegal tries by rule; and the strong bot's move."""
     seat = names[tally["seat"]] if 0 <= tally["seat"] < len(names) else str(tally["seat"])
     head = (
         f"<b>Question {tally['number']}</b>: {html.escape(seat)}'s move {_when(tally['ply'])}."
         f" {tally['answered']} of {tally['following']} answered."
     )
-    choices = "".join(f"<li>{_choice(choice)}</li>" for choice in tally["choices"])
-    rules = ", ".join(f"{html.escape(str(rule['rule']))}: {rule['count']}" for rule in tally["rules"])
-    illegal = f"<p>Illegal tries: {tally['illegal']}" + (f" (by rule: {rules})" if rules else "") + ".</p>"
+    choices = "".join(_choice(choice, max(tally["answered"], 1)) for choice in tally["choices"])
+    rules = ", ".join(f"{_rule(rule['rule'])}: {rule['count']}" for rule in tally["rules"])
+    illegal = f"<p>Illegal tries: {tally['illegal']}" + (f" ({rules})" if rules else "") + ".</p>"
     best = tally.get("best")
-    bot = f"The strong bot plays {html.escape(best)}." if best else "The strong bot is thinking…"
+    bot = f"The strong bot plays ★ {html.escape(best)}." if best else "The strong bot is thinking…"
     return f"<p>{head}</p><ul class='hk-walk-choices'>{choices}</ul>{illegal}<p>{bot}</p>"
 
 
@@ -282,11 +283,26 @@ def _when(ply: int) -> str:
     return "at the start" if ply == 0 else f"after move {ply}"
 
 
-def _choice(choice: Frame) -> str:
+def _choice(choice: Frame, answered: int) -> str:
+    """One move chosen: its bar (its share of the answers), the move, how many chose it, and a star or a cross."""
+    share = round(100 * choice["count"] / answered)
+    star = " ★ <span class='hk-sr'>the strong bot's move</span>" if choice.get("best") else ""
+    why = ""
+    if not choice["legal"]:
+        reason = html.escape(without_rules(str(choice.get("why") or ""))[0])
+        title = html.escape(rule_name(choice["rule"])) if choice.get("rule") else ""
+        why = f" <span class='hk-walk-why' title='{title}'>✘ not allowed: {reason}</span>"
+    kind = "hk-walk-ok" if choice["legal"] else "hk-walk-no"
     move, count = html.escape(choice["move"]), choice["count"]
-    if choice["legal"]:
-        return f"{move}: {count}"
-    return f"{move}: {count}, not allowed ({html.escape(str(choice.get('why') or choice.get('rule') or ''))})"
+    return f"<li class='{kind}' style='--hk-share: {share}%'><b>{move}: {count}</b>{star}{why}</li>"
+
+
+def _rule(rule: str | None) -> str:
+    """A rule the tries broke, by its name (its id in the tooltip); "other" for a refusal naming none (a card not
+    in the hand)."""
+    if rule is None:
+        return "other"
+    return f"<abbr title='{html.escape(rule_name(rule))}'>{html.escape(RULE_NAMES.get(rule, rule))}</abbr>"
 
 
 def _closed(tally: str) -> str:

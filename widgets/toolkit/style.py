@@ -189,6 +189,18 @@ body[data-jp-theme-light="false"] .hk-choices .hk-btn.hk-pill[aria-checked=true]
 body[data-jp-theme-light="false"] .hk-table .hk-lessons { background: #1d2633; border-color: #6fa8ff; }
 body[data-jp-theme-light="false"] .hk-table .hk-guide .hk-guide-done { color: #8fdc97; }
 body[data-jp-theme-light="false"] .hk-table .hk-guide .hk-guide-star { color: #ffd27a; }
+/* The teacher's tally of a question (widgets/table/walk_lead.py), read from a projector: each move chosen on a bar
+   as long as its share of the answers (--hk-share); an illegal one's bar is red and says ✘ and why in words. */
+.hk-table .hk-walk-choices { display: grid; gap: 3px; max-width: 40em; margin: 4px 0; padding: 0; list-style: none; }
+.hk-table .hk-walk-choices > li { padding: 2px 8px; border: 1px solid #c9c2ad; border-radius: 4px;
+  background: linear-gradient(to right, var(--hk-bar) var(--hk-share), transparent var(--hk-share)); }
+.hk-table .hk-walk-ok { --hk-bar: #cfe3ff; }
+.hk-table .hk-walk-no { --hk-bar: #f8d3d3; }
+.hk-table .hk-walk-why { color: #8a0018; }
+body[data-jp-theme-light="false"] .hk-table .hk-walk-choices > li { border-color: #5a5d66; }
+body[data-jp-theme-light="false"] .hk-table .hk-walk-ok { --hk-bar: #2c4670; }
+body[data-jp-theme-light="false"] .hk-table .hk-walk-no { --hk-bar: #6a2c2c; }
+body[data-jp-theme-light="false"] .hk-table .hk-walk-why { color: #ff9e9e; }
 """
 
 NARROW_PX = 600  # a table narrower than this is on a phone (or in a narrow notebook panel)
