@@ -107,6 +107,18 @@ def expect_refusal(table: Locator, reason: str) -> None:
 
 
 # The message line's text without its folded "why?".
+# A script's ``contrast(a, b)``: the WCAG contrast ratio of two CSS colours, in any form the page accepts (a hex
+# value, a computed rgb(a)), an alpha left out. Put at the start of a function's body.
+WCAG_CONTRAST = """const contrast = (a, b) => {
+  const rgb = (colour) => { const probe = document.createElement("i"); probe.style.color = colour;
+    document.body.append(probe); const seen = getComputedStyle(probe).color; probe.remove();
+    return seen.match(/[\\d.]+/g).map(Number); };
+  const lum = (c) => rgb(c).slice(0, 3).map((v) => v / 255)
+    .map((v) => (v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4))
+    .reduce((sum, v, i) => sum + v * [0.2126, 0.7152, 0.0722][i], 0);
+  const [light, dark] = [lum(a), lum(b)].sort((x, y) => y - x);
+  return (light + 0.05) / (dark + 0.05);
+};"""
 WITHOUT_WHY = """(line) => {
   const copy = line.cloneNode(true);
   for (const why of copy.querySelectorAll("details")) why.remove();

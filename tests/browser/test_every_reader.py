@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 
-from tests.browser.conftest import PHONE, PHONE_PROBLEMS, WIDE, open_page, serious_violations, snap
+from tests.browser.conftest import PHONE, PHONE_PROBLEMS, WCAG_CONTRAST, WIDE, open_page, serious_violations, snap
 from tests.conftest import NOTEBOOK_DIR, NOTEBOOKS
 
 if TYPE_CHECKING:
@@ -240,19 +240,15 @@ def test_the_loading_spinner_turns_in_steps_and_stands_still_for_less_motion(
 
 
 # The WCAG contrast of an element's text against the first background behind it that is not transparent.
-CONTRAST = """(el) => {
-  const rgb = (c) => c.match(/[\\d.]+/g).map(Number);
-  const lum = ([r, g, b]) => [r, g, b].map((v) => v / 255)
-    .map((v) => (v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4))
-    .reduce((sum, v, i) => sum + v * [0.2126, 0.7152, 0.0722][i], 0);
+CONTRAST = f"""(el) => {{
+  {WCAG_CONTRAST}
   let behind = el, colour = "rgb(255, 255, 255)";
-  for (; behind; behind = behind.parentElement) {
-    const c = getComputedStyle(behind).backgroundColor, v = rgb(c);
-    if (v.length < 4 || v[3] > 0) { colour = c; break; }
-  }
-  const [light, dark] = [lum(rgb(getComputedStyle(el).color)), lum(rgb(colour))].sort((a, b) => b - a);
-  return (light + 0.05) / (dark + 0.05) >= 4.5;
-}"""
+  for (; behind; behind = behind.parentElement) {{
+    const c = getComputedStyle(behind).backgroundColor, v = c.match(/[\\d.]+/g).map(Number);
+    if (v.length < 4 || v[3] > 0) {{ colour = c; break; }}
+  }}
+  return contrast(getComputedStyle(el).color, colour) >= 4.5;
+}}"""
 
 
 @pytest.mark.parametrize("theme", ["light", "dark"])

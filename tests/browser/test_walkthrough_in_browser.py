@@ -36,6 +36,7 @@ from playwright.sync_api import expect
 from hatskit.drawing import rule_name
 from tests.browser.conftest import (
     PHONE_PROBLEMS,
+    WCAG_CONTRAST,
     WIDGET_TIMEOUT_MS,
     HostThread,
     serious_violations,
@@ -164,23 +165,17 @@ def ask(lead: Locator, students: list[Follower]) -> None:
 
 # The tally's words whose WCAG contrast is under 4.5 against the colour of their bar (--hk-bar) or of the fold
 # behind the rest of the row: each a "move: ratio against colour".
-WORDS_ON_BARS = """(tally) => {
-  const rgb = (colour) => { const probe = document.createElement("i"); probe.style.color = colour;
-    document.body.append(probe); const seen = getComputedStyle(probe).color; probe.remove();
-    return seen.match(/[\\d.]+/g).map(Number); };
-  const lum = (c) => rgb(c).slice(0, 3).map((v) => v / 255)
-    .map((v) => (v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4))
-    .reduce((sum, v, i) => sum + v * [0.2126, 0.7152, 0.0722][i], 0);
-  const ratio = (a, b) => { const [x, y] = [lum(a), lum(b)].sort((m, n) => n - m); return (x + 0.05) / (y + 0.05); };
+WORDS_ON_BARS = f"""(tally) => {{
+  {WCAG_CONTRAST}
   const fold = getComputedStyle(tally.closest(".hk-fold-body")).backgroundColor;
   const rows = [...tally.querySelectorAll(".hk-walk-choices > li")];
-  return rows.flatMap((row) => [row, ...row.querySelectorAll(".hk-walk-why")].flatMap((words) => {
+  return rows.flatMap((row) => [row, ...row.querySelectorAll(".hk-walk-why")].flatMap((words) => {{
     const colour = getComputedStyle(words).color;
     return [getComputedStyle(row).getPropertyValue("--hk-bar").trim(), fold]
-      .map((behind) => [behind, ratio(colour, behind)]).filter(([, r]) => r < 4.5)
-      .map(([behind, r]) => `${row.querySelector("b").textContent} ${r.toFixed(2)} against ${behind}`);
-  }));
-}"""
+      .map((behind) => [behind, contrast(colour, behind)]).filter(([, r]) => r < 4.5)
+      .map(([behind, r]) => `${{row.querySelector("b").textContent}} ${{r.toFixed(2)}} against ${{behind}}`);
+  }}));
+}}"""
 
 
 def projector(page: Page, name: str, top: Locator) -> None:
