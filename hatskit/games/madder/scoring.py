@@ -143,7 +143,7 @@ def score(state: MadderState) -> ScoreSheet:
         return ScoreSheet(done, names)
     revealed = state.haberdashers if state.phase == HABERDASHERS else None
     current = round_lines(state.inventories, revealed, state.cards, state.round)
-    note = f"round {state.round} as if it ended now" + ("" if revealed else f"; {SECRET_NOTE}")
+    note = f"round {state.round} counted as it stands" + ("" if revealed else f"; {SECRET_NOTE}")
     return ScoreSheet(done + tuple(current), names, final=False, note=note)
 
 
