@@ -41,7 +41,9 @@ reference measured in the same run:
    of the same game, seated the same way, played the same way on the same
    servers (the reference). Printed: the tables played to their end, the
    median, 90th percentile and slowest relay of the class and of the single
-   tables, and their ratios; the memory of the server and its kernels with every
+   tables, and their ratios; for the class's ten slowest relays, their ply and
+   how many moves the other tables clicked within 0.5 s of theirs (against the
+   average of every relay: were the slow ones crowded?); the memory of the server and its kernels with every
    page open, the host's memory and CPU, and the CPU-seconds spent while the
    tables played, by whose (the browser's pages, the kernels, Voilà's server,
    the host, Playwright and this script, the rest of the machine). With
@@ -503,6 +505,7 @@ class Table:
     ended: list[str] = field(default_factory=list)
     plies: int = 0
     relays: list[float] = field(default_factory=list)  # ms: a move's click until another page showed it
+    relayed: list[tuple[float, int]] = field(default_factory=list)  # each relay's click (wall-clock ms) and ply
     own: list[float] = field(default_factory=list)  # ms: the click until the mover's own page showed it
 
     @property
@@ -532,8 +535,13 @@ class Table:
                 continue
             clicked, mover = before[-1]
             for index, at in enumerate(shown):
-                if at is not None:
-                    (self.own if index == mover else self.relays).append(at - clicked)
+                if at is None:
+                    continue
+                if index == mover:
+                    self.own.append(at - clicked)
+                else:
+                    self.relays.append(at - clicked)
+                    self.relayed.append((clicked, ply))
 
 
 @dataclass
@@ -693,6 +701,31 @@ class CpuWatch:
         return spent
 
 
+def crowding(result: Class, slowest: int = 10, window_ms: float = 500.0) -> str:
+    """Whether the class's slowest relays came when other tables moved too: for each, its ply and how many moves
+    of the other tables were clicked within ``window_ms`` of its own click, before or after; against the same
+    count for every relay of the class."""
+    clicks = [sorted({clicked for clicked, _ in table.relayed}) for table in result.tables]
+
+    def others(number: int, clicked: float) -> int:
+        return sum(
+            abs(at - clicked) <= window_ms for other, times in enumerate(clicks) if other != number for at in times
+        )
+
+    relays = [
+        (relay, ply, others(number, clicked))
+        for number, table in enumerate(result.tables)
+        for relay, (clicked, ply) in zip(table.relays, table.relayed, strict=True)
+    ]
+    mean = statistics.mean(count for _, _, count in relays) if relays else 0.0
+    worst = sorted(relays, reverse=True)[:slowest]
+    listed = ", ".join(f"{ms(relay)} (ply {ply}: {count})" for relay, ply, count in worst)
+    return (
+        f"the {slowest} slowest relays (the ply, and the other tables' moves clicked within {window_ms:.0f} ms of"
+        f" its click): {listed}; every relay's average {mean:.1f}"
+    )
+
+
 def report_class(result: Class) -> None:
     finished = sum(table.finished for table in result.tables)
     variant = f", {result.clients} seats played by Python clients of the host" if result.clients else ""
@@ -712,6 +745,7 @@ def report_class(result: Class) -> None:
     if len(result.tables) > 1:
         medians = [statistics.median(table.relays) for table in result.tables if table.relays]
         print(f"  each table's median relay: {', '.join(ms(median) for median in medians)}")
+        print(f"  {crowding(result)}")
     per_page = result.memory / max(1, result.pages) / MB
     print(
         f"  with every page open: the server and {result.kernels} kernels {result.memory / MB:.0f} MB"
