@@ -722,8 +722,15 @@ def crowding(result: Class, slowest: int = 10, window_ms: float = 500.0) -> str:
     listed = ", ".join(f"{ms(relay)} (ply {ply}: {count})" for relay, ply, count in worst)
     return (
         f"the {slowest} slowest relays (the ply, and the other tables' moves clicked within {window_ms:.0f} ms of"
-        f" its click): {listed}; every relay's average {mean:.1f}"
+        f" its click): {listed}; every relay's average {mean:.1f}\n  {by_ply(relays)}"
     )
+
+
+def by_ply(relays: list[tuple[float, int, int]], first: int = 8) -> str:
+    """The relays of each table's first ``first`` moves against the later ones': does a class start slowly?"""
+    parts = [("the first moves", [r for r, ply, _ in relays if ply <= first])]
+    parts.append(("the later ones", [r for r, ply, _ in relays if ply > first]))
+    return f"relays of plies 1-{first} and after: " + "; ".join(f"{label} {spread(values)}" for label, values in parts)
 
 
 def report_class(result: Class) -> None:
