@@ -106,7 +106,6 @@ def expect_refusal(table: Locator, reason: str) -> None:
     assert not RULE_ID.search(shown), f"a rule id in what the student reads first: {shown!r}"
 
 
-# The message line's text without its folded "why?".
 # A script's ``contrast(a, b)``: the WCAG contrast ratio of two CSS colours, in any form the page accepts (a hex
 # value, a computed rgb(a)), an alpha left out. Put at the start of a function's body.
 WCAG_CONTRAST = """const contrast = (a, b) => {
@@ -119,6 +118,7 @@ WCAG_CONTRAST = """const contrast = (a, b) => {
   const [light, dark] = [lum(a), lum(b)].sort((x, y) => y - x);
   return (light + 0.05) / (dark + 0.05);
 };"""
+# The message line's text without its folded "why?".
 WITHOUT_WHY = """(line) => {
   const copy = line.cloneNode(true);
   for (const why of copy.querySelectorAll("details")) why.remove();
