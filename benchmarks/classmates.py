@@ -43,8 +43,9 @@ reference measured in the same run:
    median, 90th percentile and slowest relay of the class and of the single
    tables, and their ratios; for the class's ten slowest relays, their ply and
    how many moves the other tables clicked within 0.5 s of theirs (against the
-   average of every relay: were the slow ones crowded?); the memory of the server and its kernels with every
-   page open, the host's memory and CPU, and the CPU-seconds spent while the
+   average of every relay: were the slow ones crowded?), and the relays of each
+   table's first eight moves against the later ones'; the memory of the server
+   and its kernels with every page open, the host's memory and CPU, and the CPU-seconds spent while the
    tables played, by whose (the browser's pages, the kernels, Voilà's server,
    the host, Playwright and this script, the rest of the machine). With
    ``--pages`` below the seats (the lighter variant, named so in the output)
@@ -81,6 +82,7 @@ import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import NamedTuple
 
 import psutil
 
@@ -494,6 +496,14 @@ async def play_client(client, sends: list[float], rng: random.Random, think: flo
     return "out of time"
 
 
+class Relay(NamedTuple):
+    """A move shown on another page than the mover's: its click (wall-clock ms), its ply, and the ms it took."""
+
+    clicked: float
+    ply: int
+    ms: float
+
+
 @dataclass
 class Table:
     """One table of a class: its pages and clients, how each seat's play ended, and the moves' relays."""
@@ -504,9 +514,13 @@ class Table:
     sends: list[float] = field(default_factory=list)  # the clients' moves, when sent
     ended: list[str] = field(default_factory=list)
     plies: int = 0
-    relays: list[float] = field(default_factory=list)  # ms: a move's click until another page showed it
-    relayed: list[tuple[float, int]] = field(default_factory=list)  # each relay's click (wall-clock ms) and ply
+    relayed: list[Relay] = field(default_factory=list)  # each move shown on another page than the mover's
     own: list[float] = field(default_factory=list)  # ms: the click until the mover's own page showed it
+
+    @property
+    def relays(self) -> list[float]:
+        """ms: a move's click until another page showed it."""
+        return [relay.ms for relay in self.relayed]
 
     @property
     def finished(self) -> bool:
@@ -540,8 +554,7 @@ class Table:
                 if index == mover:
                     self.own.append(at - clicked)
                 else:
-                    self.relays.append(at - clicked)
-                    self.relayed.append((clicked, ply))
+                    self.relayed.append(Relay(clicked, ply, at - clicked))
 
 
 @dataclass
@@ -705,32 +718,31 @@ def crowding(result: Class, slowest: int = 10, window_ms: float = 500.0) -> str:
     """Whether the class's slowest relays came when other tables moved too: for each, its ply and how many moves
     of the other tables were clicked within ``window_ms`` of its own click, before or after; against the same
     count for every relay of the class."""
-    clicks = [sorted({clicked for clicked, _ in table.relayed}) for table in result.tables]
+    clicks = [sorted({relay.clicked for relay in table.relayed}) for table in result.tables]
 
     def others(number: int, clicked: float) -> int:
         return sum(
             abs(at - clicked) <= window_ms for other, times in enumerate(clicks) if other != number for at in times
         )
 
-    relays = [
-        (relay, ply, others(number, clicked))
-        for number, table in enumerate(result.tables)
-        for relay, (clicked, ply) in zip(table.relays, table.relayed, strict=True)
+    counted = [
+        (relay, others(number, relay.clicked)) for number, table in enumerate(result.tables) for relay in table.relayed
     ]
-    mean = statistics.mean(count for _, _, count in relays) if relays else 0.0
-    worst = sorted(relays, reverse=True)[:slowest]
-    listed = ", ".join(f"{ms(relay)} (ply {ply}: {count})" for relay, ply, count in worst)
+    mean = statistics.mean(count for _, count in counted) if counted else 0.0
+    worst = sorted(counted, key=lambda pair: pair[0].ms, reverse=True)[:slowest]
+    listed = ", ".join(f"{ms(relay.ms)} (ply {relay.ply}: {count})" for relay, count in worst)
     return (
         f"the {slowest} slowest relays (the ply, and the other tables' moves clicked within {window_ms:.0f} ms of"
-        f" its click): {listed}; every relay's average {mean:.1f}\n  {by_ply(relays)}"
+        f" its click): {listed}; every relay's average {mean:.1f}"
     )
 
 
-def by_ply(relays: list[tuple[float, int, int]], first: int = 8) -> str:
+def by_ply(result: Class, first: int = 8) -> str:
     """The relays of each table's first ``first`` moves against the later ones': does a class start slowly?"""
-    parts = [("the first moves", [r for r, ply, _ in relays if ply <= first])]
-    parts.append(("the later ones", [r for r, ply, _ in relays if ply > first]))
-    return f"relays of plies 1-{first} and after: " + "; ".join(f"{label} {spread(values)}" for label, values in parts)
+    relayed = [relay for table in result.tables for relay in table.relayed]
+    early = spread([relay.ms for relay in relayed if relay.ply <= first])
+    later = spread([relay.ms for relay in relayed if relay.ply > first])
+    return f"relays of plies 1-{first}: {early}; of the later plies: {later}"
 
 
 def report_class(result: Class) -> None:
@@ -753,6 +765,7 @@ def report_class(result: Class) -> None:
         medians = [statistics.median(table.relays) for table in result.tables if table.relays]
         print(f"  each table's median relay: {', '.join(ms(median) for median in medians)}")
         print(f"  {crowding(result)}")
+        print(f"  {by_ply(result)}")
     per_page = result.memory / max(1, result.pages) / MB
     print(
         f"  with every page open: the server and {result.kernels} kernels {result.memory / MB:.0f} MB"
