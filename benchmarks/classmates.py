@@ -62,18 +62,27 @@ The load average is printed before and after each part: the machine is shared.
 ``--reduced-motion`` opens every page asking for reduced motion (a setting of
 the student's system): each move shows at once, without the cards' glide,
 whose drawing is most of a page's work on this machine (benchmarks/README.md).
-``--synchronous NORMAL`` starts the host without an fsync at each commit (its
-own option), to see what the commit adds to a relay.
+``--synchronous NORMAL`` starts the host without syncing its file before it
+tells a move (its own option), to see what the disk adds to a relay.
+
+Where a class's relay goes: each is printed in parts, the click until the host
+wrote the move (the ``at`` of its row in the host's file, just before the
+commit), and from there until the other page showed it; with ``--frames``,
+that second part is split again where the page's browser received its kernel's
+widget message (Chromium's DevTools protocol times each websocket frame), so
+the servers' part and the page's own part are told apart.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import base64
 import contextlib
 import os
 import random
 import re
+import sqlite3
 import statistics
 import subprocess
 import sys
@@ -189,6 +198,13 @@ def spread(values: list[float]) -> str:
 class Host:
     process: subprocess.Popen[bytes]
     url: str
+    db: Path
+
+    def written(self, code: str) -> dict[int, float]:
+        """When the host wrote each move of a table (its ``moves.at``, just before the commit), in wall-clock ms."""
+        with contextlib.closing(sqlite3.connect(f"file:{self.db}?mode=ro", uri=True)) as db:
+            rows = db.execute("SELECT ply, at FROM moves WHERE code = ?", (code,)).fetchall()
+        return {ply: at * 1000 for ply, at in rows}
 
     def cpu(self) -> float:
         times = psutil.Process(self.process.pid).cpu_times()
@@ -201,12 +217,13 @@ class Host:
 @contextlib.contextmanager
 def servers(folder: Path, synchronous: str = "FULL") -> Iterator[tuple[Host, Served]]:
     """The table host on a free loopback port and a file, and Voilà serving notebooks/ with TABLETOP_URL set."""
-    command = [sys.executable, "-m", "tablehost", "--bind", "127.0.0.1:0", "--db", str(folder / "tables.sqlite")]
+    db = folder / "tables.sqlite"
+    command = [sys.executable, "-m", "tablehost", "--bind", "127.0.0.1:0", "--db", str(db)]
     command += ["--synchronous", synchronous]
     env = {**os.environ, "PYTHONPATH": str(REPO)}
     process = subprocess.Popen(command, cwd=REPO, env=env, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
     assert process.stdout is not None
-    host = Host(process, process.stdout.readline().decode().split()[4])  # "table host listening on ws://... (...)"
+    host = Host(process, process.stdout.readline().decode().split()[4], db)  # "table host listening on ws://... (...)"
     before = os.environ.get("TABLETOP_URL")
     os.environ["TABLETOP_URL"] = host.url
     try:
@@ -232,6 +249,8 @@ class Student:
     context: object
     page: object
     errors: list[str] = field(default_factory=list)
+    received: list[float] = field(default_factory=list)  # with --frames: wall-clock ms of each widget message
+    sent: list[float] = field(default_factory=list)  # with --frames: and of each message to its kernel
 
     @property
     def table(self):
@@ -251,8 +270,9 @@ class Student:
         return " ".join((await self.table.locator(".hk-status").inner_text()).split())
 
 
-async def new_student(browser, name: str, still: bool = False) -> Student:
-    """A student's page in a browser context of its own; ``still``: one that asks for reduced motion."""
+async def new_student(browser, name: str, still: bool = False, frames: bool = False) -> Student:
+    """A student's page in a browser context of its own; ``still``: one that asks for reduced motion; ``frames``:
+    one whose widget messages are timed as the browser receives them (``watch_frames``)."""
     motion = "reduce" if still else "no-preference"
     context = await browser.new_context(viewport={"width": 1280, "height": 1600}, reduced_motion=motion)
     await context.add_init_script(RECORDER)
@@ -261,7 +281,35 @@ async def new_student(browser, name: str, still: bool = False) -> Student:
     student = Student(name, context, page)
     page.on("pageerror", lambda error: student.errors.append(f"page error: {error}"))
     page.on("console", lambda message: student.errors.append(message.text) if message.type == "error" else None)
+    if frames:
+        await watch_frames(student)
     return student
+
+
+async def watch_frames(student: Student) -> None:
+    """Note when the page's browser receives each widget message from its kernel, and sends one to it (a frame on
+    the kernel's websocket that holds a ``comm_msg``), on the wall clock, through Chromium's DevTools protocol:
+    they split a relay into the mover's page and browser, the servers, and the other page's own part. The protocol
+    times frames on a clock of its own; the websocket's opening gives both clocks."""
+    session = await student.context.new_cdp_session(student.page)
+    offset: list[float] = []  # seconds: the wall clock less the protocol's clock
+
+    def opened(params: dict) -> None:
+        offset[:] = [params["wallTime"] - params["timestamp"]]
+
+    def noter(times: list[float]):
+        def note(params: dict) -> None:
+            payload = params["response"]["payloadData"]
+            data = base64.b64decode(payload) if params["response"]["opcode"] == 2 else payload.encode()
+            if offset and b"comm_msg" in data:
+                times.append((params["timestamp"] + offset[0]) * 1000)
+
+        return note
+
+    session.on("Network.webSocketWillSendHandshakeRequest", opened)
+    session.on("Network.webSocketFrameReceived", noter(student.received))
+    session.on("Network.webSocketFrameSent", noter(student.sent))
+    await session.send("Network.enable")
 
 
 async def open_page(student: Student, url: str) -> None:
@@ -497,11 +545,30 @@ async def play_client(client, sends: list[float], rng: random.Random, think: flo
 
 
 class Relay(NamedTuple):
-    """A move shown on another page than the mover's: its click (wall-clock ms), its ply, and the ms it took."""
+    """A move shown on another page than the mover's: its click (wall-clock ms), its ply, the ms it took, and the ms
+    from the click until the host wrote the move (the mover's page, the server, the mover's kernel and the host's
+    reading of it; the rest is the commit, the relay to the other kernels, the server and the page)."""
 
     clicked: float
     ply: int
     ms: float
+    to_host: float
+    to_browser: float | None  # with --frames: the click until the page's browser received the kernel's message
+    sent: float | None  # with --frames: the click until the mover's browser sent it to the mover's kernel
+
+
+def after(times: list[float], start: float, end: float) -> float | None:
+    """The first of ``times`` from ``start`` to ``end``, in ms after ``start``; None if there is none."""
+    return next((at - start for at in times if start <= at <= end), None)
+
+
+def first_shown(record: dict) -> dict[int, float]:
+    """When a page first showed each move (by ply), from its record; a jump of several moves shows each of them."""
+    first: dict[int, float] = {}
+    for move, at in record["shown"]:
+        for ply in range(1, int(move) + 1):
+            first.setdefault(ply, at)
+    return first
 
 
 @dataclass
@@ -526,16 +593,12 @@ class Table:
     def finished(self) -> bool:
         return bool(self.ended) and all(end == "over" for end in self.ended)
 
-    def measure(self, records: list[dict]) -> None:
-        """The relays of every move, from the pages' records: a move's completing click is the last click (or client
-        send) at the table before any page showed the move; every other page's first showing of it counts."""
-        firsts: list[dict[int, float]] = []
-        for record in records:
-            first: dict[int, float] = {}
-            for move, at in record["shown"]:
-                for ply in range(1, int(move) + 1):
-                    first.setdefault(ply, at)
-            firsts.append(first)
+    def measure(self, records: list[dict], written: dict[int, float]) -> None:
+        """The relays of every move, from the pages' records and when the host wrote each move (``written``, by
+        ply): a move's completing click is the last click (or client send) at the table before any page showed the
+        move; every other page's first showing of it counts, with the first widget message its browser received
+        after the host wrote the move (with --frames)."""
+        firsts = [first_shown(record) for record in records]
         events = sorted(
             [(at, index) for index, record in enumerate(records) for at in record["clicks"]]
             + [(at, -1) for at in self.sends]
@@ -548,13 +611,17 @@ class Table:
             if not before:
                 continue
             clicked, mover = before[-1]
+            hosted = written.get(ply, clicked)
+            sent = None if mover < 0 else after(self.students[mover].sent, clicked, hosted)
             for index, at in enumerate(shown):
                 if at is None:
                     continue
                 if index == mover:
                     self.own.append(at - clicked)
                 else:
-                    self.relayed.append(Relay(clicked, ply, at - clicked))
+                    got = after(self.students[index].received, hosted, at)
+                    to_browser = None if got is None else hosted - clicked + got
+                    self.relayed.append(Relay(clicked, ply, at - clicked, hosted - clicked, to_browser, sent))
 
 
 @dataclass
@@ -570,7 +637,8 @@ class Class:
     kernels: int = 0
     host_rss: int = 0
     host_cpu: float = 0.0  # the host's CPU seconds while the tables played
-    cpu: dict[str, float] = field(default_factory=dict)  # CPU seconds while they played, by whose (cpu_by_group)
+    cpu: dict[str, float] = field(default_factory=dict)  # CPU seconds while they played, by whose (CpuWatch)
+    queued: dict[str, tuple[float, int]] = field(default_factory=dict)  # seconds waited for a core, and runs
 
     @property
     def relays(self) -> list[float]:
@@ -601,7 +669,7 @@ async def seat_class(
     async def opener(number: int) -> None:
         table = seated[number]
         if (number, 0) in paged:
-            student = await new_student(browser, name(number, 0), args.reduced_motion)
+            student = await new_student(browser, name(number, 0), args.reduced_motion, args.frames)
             table.students.append(student)
             await open_page(student, url)
             table.code = await open_table(student, players if args.game == "hats" else None)
@@ -614,7 +682,7 @@ async def seat_class(
     async def joiner(number: int, seat: int) -> None:
         table = seated[number]
         if (number, seat) in paged:
-            student = await new_student(browser, name(number, seat), args.reduced_motion)
+            student = await new_student(browser, name(number, seat), args.reduced_motion, args.frames)
             table.students.append(student)
             await join_table(student, url, table.code)
         else:
@@ -656,10 +724,10 @@ async def seat_class(
     players_of = [(table, player) for table in seated for player in (*table.students, *table.clients)]
     await asyncio.gather(*(seat_plays(table, player, rng.randrange(2**32)) for table, player in players_of))
     result.seconds, result.host_cpu = time.monotonic() - began, host.cpu() - cpu
-    result.cpu = groups.spent()
+    result.cpu, result.queued = groups.spent()
     result.memory, result.kernels, result.host_rss = app.memory(), len(app.kernels()), host.rss()
     for table in seated:
-        table.measure([await student.record() for student in table.students])
+        table.measure([await student.record() for student in table.students], host.written(table.code))
     errors = {error for table in seated for student in table.students for error in student.errors}
     for error in sorted(errors)[:5]:
         print(f"  console error: {error[:300]}")
@@ -672,7 +740,8 @@ async def seat_class(
 
 class CpuWatch:
     """CPU seconds spent from now on, by whose: the students' browser (Chromium), Playwright's driver and this script,
-    Voilà's server, its kernels, the table host, and the rest of the machine (other engineers' work)."""
+    Voilà's server, its kernels, the table host, and the rest of the machine (other engineers' work); and, for ours,
+    how long their threads waited for a core once ready to run (Linux's schedstat: the run queue's wait)."""
 
     GROUPS = ("browser", "kernels", "server", "host", "driver and script", "rest of the machine")
 
@@ -686,10 +755,20 @@ class CpuWatch:
         times = psutil.cpu_times()
         return times.user + times.nice + times.system + times.irq + times.softirq + getattr(times, "steal", 0.0)
 
-    def _ours(self) -> dict[int, tuple[str, float]]:
+    @staticmethod
+    def _queued(pid: int) -> tuple[float, int]:
+        """Seconds a process's threads waited on the run queue, and how many times they ran, so far."""
+        waited, runs = 0.0, 0
+        for stat in Path(f"/proc/{pid}/task").glob("*/schedstat"):
+            with contextlib.suppress(OSError, ValueError):
+                _, wait_ns, slices = stat.read_text().split()
+                waited, runs = waited + int(wait_ns) / 1e9, runs + int(slices)
+        return waited, runs
+
+    def _ours(self) -> dict[int, tuple[str, float, float, int]]:
         kernels = {kernel.pid for kernel in self.app.kernels()}
         own = psutil.Process()
-        found: dict[int, tuple[str, float]] = {}
+        found: dict[int, tuple[str, float, float, int]] = {}
         for process in [own, *own.children(recursive=True)]:
             with contextlib.suppress(psutil.Error):
                 times = process.cpu_times()
@@ -703,15 +782,27 @@ class CpuWatch:
                     group = "browser"
                 else:
                     group = "driver and script"
-                found[process.pid] = (group, times.user + times.system)
+                found[process.pid] = (group, times.user + times.system, *self._queued(process.pid))
         return found
 
-    def spent(self) -> dict[str, float]:
+    def spent(self) -> tuple[dict[str, float], dict[str, tuple[float, int]]]:
+        """The CPU-seconds by whose, and for our groups the seconds waited for a core and the runs since."""
         spent = dict.fromkeys(self.GROUPS, 0.0)
-        for pid, (group, seconds) in self._ours().items():
-            spent[group] += seconds - self.before.get(pid, (group, 0.0))[1]
+        queued = {group: (0.0, 0) for group in self.GROUPS[:-1]}
+        for pid, (group, seconds, waited, runs) in self._ours().items():
+            _, seconds_before, waited_before, runs_before = self.before.get(pid, (group, 0.0, 0.0, 0))
+            spent[group] += seconds - seconds_before
+            total, count = queued[group]
+            queued[group] = (total + waited - waited_before, count + runs - runs_before)
         spent["rest of the machine"] = max(0.0, self._machine() - self.machine - sum(spent.values()))
-        return spent
+        return spent, queued
+
+
+def parts(relay: Relay) -> str:
+    """When a relay's move left the mover's browser, reached the host and reached the other page's browser, in ms
+    from the click (the browsers' only with --frames)."""
+    times = [relay.sent, relay.to_host, relay.to_browser]
+    return " / ".join("?" if at is None else ms(at) for at in times)
 
 
 def crowding(result: Class, slowest: int = 10, window_ms: float = 500.0) -> str:
@@ -730,10 +821,34 @@ def crowding(result: Class, slowest: int = 10, window_ms: float = 500.0) -> str:
     ]
     mean = statistics.mean(count for _, count in counted) if counted else 0.0
     worst = sorted(counted, key=lambda pair: pair[0].ms, reverse=True)[:slowest]
-    listed = ", ".join(f"{ms(relay.ms)} (ply {relay.ply}: {count})" for relay, count in worst)
+    listed = ", ".join(f"{ms(relay.ms)} (ply {relay.ply}: {count}; {parts(relay)})" for relay, count in worst)
     return (
-        f"the {slowest} slowest relays (the ply, and the other tables' moves clicked within {window_ms:.0f} ms of"
-        f" its click): {listed}; every relay's average {mean:.1f}"
+        f"the {slowest} slowest relays (the ply; the other tables' moves clicked within {window_ms:.0f} ms of"
+        f" its click; from the click until the mover's browser sent it / the host wrote it / the page's browser"
+        f" received it, the browsers' with --frames): {listed}; every relay's average {mean:.1f}"
+    )
+
+
+def halves(result: Class) -> str:
+    """Each relay in parts: the click until the host wrote the move (the mover's page, the server, the mover's
+    kernel, the host reading it; once a move), and from there until the other page showed it (the commit, the
+    other kernels, the server, the page); with --frames, that second part split where the page's browser
+    received its kernel's message."""
+    relayed = [relay for table in result.tables for relay in table.relayed]
+    written = {(table.code, relay.ply): relay.to_host for table in result.tables for relay in table.relayed}
+    parts = (
+        f"the click until the host wrote the move: {spread(list(written.values()))}; from there until another page"
+        f" showed it: {spread([relay.ms - relay.to_host for relay in relayed])}"
+    )
+    timed = [relay for relay in relayed if relay.to_browser is not None and relay.sent is not None]
+    if not timed:
+        return parts
+    sent = {(table.code, relay.ply): relay.sent for table in result.tables for relay in table.relayed if relay.sent}
+    return (
+        f"{parts}. With the browsers' frames: the click until the mover's browser sent the move:"
+        f" {spread(list(sent.values()))}; the host's writing until the other page's browser received its kernel's"
+        f" message: {spread([relay.to_browser - relay.to_host for relay in timed])}; the page's own part after it:"
+        f" {spread([relay.ms - relay.to_browser for relay in timed])}"
     )
 
 
@@ -761,6 +876,7 @@ def report_class(result: Class) -> None:
     print(f"  relay, a move's click (or a client's send) until another page shows it: {spread(result.relays)}")
     own = [at for table in result.tables for at in table.own]
     print(f"  the mover's own page, back from the host: {spread(own)}")
+    print(f"  {halves(result)}")
     if len(result.tables) > 1:
         medians = [statistics.median(table.relays) for table in result.tables if table.relays]
         print(f"  each table's median relay: {', '.join(ms(median) for median in medians)}")
@@ -777,6 +893,11 @@ def report_class(result: Class) -> None:
         cores = psutil.cpu_count() or 1
         available = f"{cores} cores x {result.seconds:.0f} s = {cores * result.seconds:.0f}"
         print(f"  CPU-seconds while playing ({available}): {whose}")
+        waits = ", ".join(
+            f"{group} {waited:.1f} s over {runs} runs ({waited / max(1, runs) * 1000:.2f} ms a run)"
+            for group, (waited, runs) in result.queued.items()
+        )
+        print(f"  waiting for a core once ready to run (Linux's schedstat, every thread): {waits}")
 
 
 async def class_part(browser, host: Host, app: Served, args: argparse.Namespace) -> Class | None:
@@ -877,6 +998,11 @@ def main() -> None:
         "--reduced-motion",
         action="store_true",
         help="every page asks for reduced motion, as a student's system setting may: moves show without the glide",
+    )
+    parser.add_argument(
+        "--frames",
+        action="store_true",
+        help="the class's pages also time when their browser receives each widget message (Chromium's DevTools)",
     )
     parser.add_argument(
         "--parts", nargs="*", default=["relay", "class", "capacity"], choices=["relay", "class", "capacity"]
