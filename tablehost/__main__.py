@@ -41,7 +41,13 @@ def parse(argv: list[str] | None = None) -> Settings:
     parser.add_argument("--prefix", default=None, help="also serve under this path (default: the hub's service prefix)")
     parser.add_argument("--away-after", type=float, default=AWAY_AFTER, help="seconds before a lost player is away")
     parser.add_argument("--bot-delay", type=float, default=BOT_DELAY, help="seconds before a bot answers a move")
-    parser.add_argument("--synchronous", choices=SYNC_MODES, default="FULL", help="SQLite's synchronous setting")
+    parser.add_argument(
+        "--synchronous",
+        choices=SYNC_MODES,
+        default="FULL",
+        help="FULL: every change on the disk before anyone is told of it (one sync for the changes made meanwhile);"
+        " NORMAL: no sync (safe from a killed host, not from a power cut)",
+    )
     parser.add_argument("--teacher-page", default="", help="the page the printed teacher link opens")
     parser.add_argument("--new-teacher-link", action="store_true", help="draw a new teacher secret (the old stops)")
     args = parser.parse_args(argv)

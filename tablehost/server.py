@@ -2,9 +2,10 @@
 
 Every request is a JSON text frame (``protocol.py``); the host answers it at once,
 on the loop, and pushes each seat's frames to the connection that holds the
-seat. A move is committed to SQLite before the reply and the pushes go out
-(``TableHost._play``). Many tables share the loop: a request takes well under a
-millisecond of the loop's time plus the commit. Bots think on a small thread
+seat. A move is committed to SQLite before it is played (``TableHost._play``),
+and every frame waits until what it tells is on the disk (``groupcommit.py``:
+the disk's sync runs off the loop, one for all the changes made meanwhile).
+Many tables share the loop: a request takes well under a millisecond of it. Bots think on a small thread
 pool, a short pause after the move they answer (so a player can follow), and
 play on the loop. A seat whose connection closes is told to every other seat;
 after ``away_after`` seconds it is marked away and may be handed to a bot.
@@ -49,6 +50,7 @@ from tornado.websocket import WebSocketClosedError, WebSocketHandler, WebSocketP
 
 from tablehost.auth import Auth, AuthError, LocalAuth
 from tablehost.classroom import CLASS_WATCH
+from tablehost.groupcommit import GroupCommit
 from tablehost.protocol import MAX_FRAME, error_frame, handle
 from tablehost.store import Store
 from tablehost.tables import AWAY_AFTER, Sent, TableHost, UnknownTable
@@ -75,7 +77,7 @@ class Settings:
     prefix: str = "/"  # also serve under this path (a hub-managed service's JUPYTERHUB_SERVICE_PREFIX)
     away_after: float = AWAY_AFTER
     bot_delay: float = BOT_DELAY
-    synchronous: str = "FULL"
+    synchronous: str = "FULL"  # FULL: each frame waits until what it tells is on the disk; NORMAL: no sync
     new_teacher_link: bool = False  # draw a new teacher secret even if the file keeps one (the old link stops)
     teacher_page: str = ""  # the page the printed teacher link opens (make app: the course's first page)
 
@@ -83,9 +85,10 @@ class Settings:
 class Relay:
     """The running host: the tables, the connections holding seats, and the bots' schedule."""
 
-    def __init__(self, host: TableHost, bot_delay: float = BOT_DELAY) -> None:
+    def __init__(self, host: TableHost, bot_delay: float = BOT_DELAY, disk: GroupCommit | None = None) -> None:
         self.host = host
         self.bot_delay = bot_delay
+        self.disk = disk or GroupCommit(None)  # every frame goes out through it
         self.holders: dict[tuple[str, int], TableSocket] = {}
         self.sockets: set[TableSocket] = set()
         self._bots_due: dict[str, asyncio.TimerHandle] = {}  # tables whose bots play after the pause
@@ -271,10 +274,15 @@ class TableSocket(WebSocketHandler):
     def _count_unknown(self) -> None:
         self.unknown_codes += 1
         if self.unknown_codes >= MAX_UNKNOWN_CODES:
-            self.close(1008, f"closed: {MAX_UNKNOWN_CODES} codes that no table has; ask the opener for the code")
+            why = f"closed: {MAX_UNKNOWN_CODES} codes that no table has; ask the opener for the code"
+            self.relay.disk.then(lambda: self.close(1008, why))  # after the frames before it
 
     def send(self, text: str) -> None:
-        """Write a frame; a connection already gone is let go of quietly (its client reconnects)."""
+        """Write a frame once what it tells is on the disk; a connection already gone is let go of quietly (its
+        client reconnects)."""
+        self.relay.disk.then(lambda: self._write(text))
+
+    def _write(self, text: str) -> None:
         with contextlib.suppress(WebSocketClosedError):
             self.write_message(text)
 
@@ -346,9 +354,10 @@ class TableServer:
     def __init__(self, settings: Settings, auth: Auth | None = None) -> None:
         self.settings = settings
         self.auth = auth or LocalAuth()
-        self.store = None if settings.db is None else Store(settings.db, settings.synchronous)
+        grouped = settings.db is not None and settings.synchronous == "FULL"  # FULL's promise, kept off the loop
+        self.store = None if settings.db is None else Store(settings.db, "NORMAL")
         self.host = TableHost(self.store, away_after=settings.away_after)
-        self.relay = Relay(self.host, settings.bot_delay)
+        self.relay = Relay(self.host, settings.bot_delay, GroupCommit(self.store if grouped else None))
         self._http: HTTPServer | None = None
         self._away: PeriodicCallback | None = None
         self.url = ""
@@ -378,11 +387,13 @@ class TableServer:
             self._away.stop()
         if self._http is not None:
             self._http.stop()
+        await self.relay.disk.drained()
         for open_socket in list(self.relay.sockets):
             open_socket.close(1001, "the table host is stopping; reconnect in a moment")
         if self._http is not None:
             await self._http.close_all_connections()
         self.relay.close()
+        self.relay.disk.close()
         if self.store is not None:
             self.store.close()
 

@@ -22,9 +22,13 @@ committed before the host acknowledges it.
 
 A table is rebuilt by starting its game from seed, players and options and
 replaying its moves: the engine's seeded generators make the replay exact. The
-file uses write-ahead logging (readers never block the writer) and
-``synchronous=FULL`` by default, so a commit is on the disk when ``add_move``
-returns; the host acknowledges and pushes a move only after that. One host
+file uses write-ahead logging (readers never block the writer). With
+``synchronous=FULL`` (the default) a commit is on the disk when ``add_move``
+returns; the table server opens its file with ``NORMAL`` instead (a commit is in
+the file, safe from a killed process) and calls ``sync`` on a thread of its own
+before it tells anyone, for every commit made meanwhile at once
+(``groupcommit.py``). Either way the host acknowledges and pushes a move only
+once it is on the disk. One host
 writes a file: a lock beside it (``PATH.lock``, released by the system when the
 process dies, even by SIGKILL) refuses a second host on the same file.
 """
@@ -33,6 +37,7 @@ from __future__ import annotations
 
 import fcntl
 import json
+import os
 import sqlite3
 import time
 from dataclasses import astuple, dataclass, field
@@ -424,6 +429,22 @@ class Store:
 
     def set_teacher_hash(self, digest: str) -> None:
         self.db.execute("INSERT OR REPLACE INTO teacher VALUES (1, ?, ?)", (digest, time.time()))
+
+    def changes(self) -> int:
+        """Rows changed by every write so far: a count that only grows (``groupcommit.py`` waits on it)."""
+        return self.db.total_changes
+
+    def sync(self) -> None:
+        """Put every commit so far on the disk at once: what ``synchronous=FULL`` does at each commit. It touches
+        the file, not the connection, so it may run on another thread while the host writes on."""
+        try:
+            wal = os.open(self.path.with_name(self.path.name + "-wal"), os.O_RDONLY)
+        except FileNotFoundError:  # nothing written since the last checkpoint emptied it
+            return
+        try:
+            os.fdatasync(wal)
+        finally:
+            os.close(wal)
 
     def close(self) -> None:
         self.db.close()
