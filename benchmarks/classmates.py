@@ -70,7 +70,12 @@ wrote the move (the ``at`` of its row in the host's file, just before the
 commit), and from there until the other page showed it; with ``--frames``,
 that second part is split again where the page's browser received its kernel's
 widget message (Chromium's DevTools protocol times each websocket frame), so
-the servers' part and the page's own part are told apart.
+the servers' part and the page's own part are told apart. ``--idle-browser``
+runs the browser, every page's process with it, under Linux's SCHED_IDLE
+(``chrt --idle``): a server's thread that is ready takes a core at once, as it
+would if the pages ran on the students' own laptops (a variant, named so in
+the output; as root, Chromium raises its browser and GPU threads above the
+servers otherwise).
 """
 
 from __future__ import annotations
@@ -918,6 +923,7 @@ async def class_part(browser, host: Host, app: Served, args: argparse.Namespace)
     finished = sum(table.finished for table in class_.tables)
     variant = "" if not class_.clients else f" (LIGHTER VARIANT: {class_.pages} pages, {class_.clients} clients)"
     variant += " (REDUCED MOTION: no card glides)" if args.reduced_motion else ""
+    variant += " (IDLE BROWSER: the servers take a core first)" if args.idle_browser else ""
     print(
         f"CLASS{variant}: {finished}/{len(class_.tables)} tables played to their end; relay median"
         f" {ms(statistics.median(relays))} against a single table's {ms(statistics.median(single))}"
@@ -960,6 +966,16 @@ def capacity_part(class_: Class | None, args: argparse.Namespace) -> None:
 # -- running ----------------------------------------------------------------------------------------------
 
 
+def idle_chromium(folder: Path) -> str:
+    """A Chromium under Linux's SCHED_IDLE (``chrt --idle``; every page's process inherits it, and Chromium's own
+    priorities, which raise its browser and GPU threads as root, only set a niceness within it): whenever a
+    server's thread is ready it takes a core at once, as it would if the pages ran on the students' laptops."""
+    wrapper = folder / "chromium-idle"
+    wrapper.write_text(f'#!/bin/sh\nexec chrt --idle 0 {CHROMIUM} "$@"\n')
+    wrapper.chmod(0o755)
+    return str(wrapper)
+
+
 async def run(args: argparse.Namespace) -> None:
     from playwright.async_api import async_playwright
 
@@ -967,7 +983,8 @@ async def run(args: argparse.Namespace) -> None:
     with tempfile.TemporaryDirectory() as folder, servers(Path(folder), args.synchronous) as (host, app):
         print(f"table host {host.url}; Voilà {app.url} ({load()})")
         async with async_playwright() as playwright:
-            browser = await playwright.chromium.launch(executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS)
+            chromium = idle_chromium(Path(folder)) if args.idle_browser else str(CHROMIUM)
+            browser = await playwright.chromium.launch(executable_path=chromium, headless=True, args=CHROMIUM_ARGS)
             if "relay" in args.parts:
                 await relay_part(browser, app, args)
                 print(f"({load()})")
@@ -998,6 +1015,11 @@ def main() -> None:
         "--reduced-motion",
         action="store_true",
         help="every page asks for reduced motion, as a student's system setting may: moves show without the glide",
+    )
+    parser.add_argument(
+        "--idle-browser",
+        action="store_true",
+        help="run the browser under SCHED_IDLE: the servers take a core when they need one, as on students' laptops",
     )
     parser.add_argument(
         "--frames",
