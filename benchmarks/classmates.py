@@ -1,7 +1,8 @@
 """Play a classmate: a move between students' pages at a table the table host keeps, against a hot-seat table.
 
     PYTHONPATH=. .venv/bin/python benchmarks/classmates.py [--moves 30] [--tables 8] [--pages 32] [--think 1.0]
-        [--game hats] [--parts relay class capacity] [--synchronous FULL] [--reduced-motion]
+        [--game hats] [--parts relay class capacity] [--synchronous FULL] [--reduced-motion] [--frames]
+        [--idle-browser]
 
 Serves notebooks/ as `make app` does (benchmarks/app.py's `serve`: config/ on
 JUPYTER_CONFIG_PATH, share/jupyter on JUPYTER_PATH, HATSKIT_POOL=0) beside a

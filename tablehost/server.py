@@ -5,10 +5,11 @@ on the loop, and pushes each seat's frames to the connection that holds the
 seat. A move is committed to SQLite before it is played (``TableHost._play``),
 and every frame waits until what it tells is on the disk (``groupcommit.py``:
 the disk's sync runs off the loop, one for all the changes made meanwhile).
-Many tables share the loop: a request takes well under a millisecond of it. Bots think on a small thread
-pool, a short pause after the move they answer (so a player can follow), and
-play on the loop. A seat whose connection closes is told to every other seat;
-after ``away_after`` seconds it is marked away and may be handed to a bot.
+Many tables share the loop: a request takes well under a millisecond of it.
+Bots think on a small thread pool, a short pause after the move they answer
+(so a player can follow), and play on the loop. A seat whose connection
+closes is told to every other seat; after ``away_after`` seconds it is marked
+away and may be handed to a bot.
 
 A frame larger than ``MAX_FRAME`` is not read: tornado closes the connection
 (code 1009) and the host first sends an error frame and puts its sentence in

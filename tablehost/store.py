@@ -439,7 +439,7 @@ class Store:
         the file, not the connection, so it may run on another thread while the host writes on."""
         try:
             wal = os.open(self.path.with_name(self.path.name + "-wal"), os.O_RDONLY)
-        except FileNotFoundError:  # nothing written since the last checkpoint emptied it
+        except FileNotFoundError:  # no log yet: nothing written since the file was opened
             return
         try:
             os.fdatasync(wal)
