@@ -842,16 +842,16 @@ def halves(result: Class) -> str:
     received its kernel's message."""
     relayed = [relay for table in result.tables for relay in table.relayed]
     written = {(table.code, relay.ply): relay.to_host for table in result.tables for relay in table.relayed}
-    parts = (
+    split = (
         f"the click until the host wrote the move: {spread(list(written.values()))}; from there until another page"
         f" showed it: {spread([relay.ms - relay.to_host for relay in relayed])}"
     )
     timed = [relay for relay in relayed if relay.to_browser is not None and relay.sent is not None]
     if not timed:
-        return parts
+        return split
     sent = {(table.code, relay.ply): relay.sent for table in result.tables for relay in table.relayed if relay.sent}
     return (
-        f"{parts}. With the browsers' frames: the click until the mover's browser sent the move:"
+        f"{split}. With the browsers' frames: the click until the mover's browser sent the move:"
         f" {spread(list(sent.values()))}; the host's writing until the other page's browser received its kernel's"
         f" message: {spread([relay.to_browser - relay.to_host for relay in timed])}; the page's own part after it:"
         f" {spread([relay.ms - relay.to_browser for relay in timed])}"

@@ -78,7 +78,7 @@ class GroupCommit:
         failed = None if done.cancelled() else done.exception()
         if failed is not None:  # the disk failed: said in the log; what was played is told all the same
             log.error("the table host could not sync its file; frames go out unsynced", exc_info=failed)
-        self.synced = max(self.synced, mark)
+        self.synced = mark  # never less than before: the count only grows
         while self.waiting and self.waiting[0][0] <= self.synced:
             send = self.waiting.popleft()[1]
             try:
