@@ -690,7 +690,11 @@ async def seat_class(
         if (number, seat) in paged:
             student = await new_student(browser, name(number, seat), args.reduced_motion, args.frames)
             table.students.append(student)
-            await join_table(student, url, table.code)
+            try:
+                await join_table(student, url, table.code)
+            except AssertionError:
+                print(f"  {student.name} was not seated; the page's errors: {sorted(set(student.errors)) or 'none'}")
+                raise
         else:
             client = TableClient(host.url)
             await client.connect()

@@ -433,7 +433,7 @@ from widgets.table.scheduler import ManualClock
 g = hatskit.new_game("hats", players=3, seed=7)
 t = HatsTable(g, ("reader", "greedy", "greedy"), bot_delay=1.0)
 m = next(m for m in g.legal_moves() if isinstance(m, Exchange))
-print(t.model_id, t.moves_part.uid, m)
+print(t.channel.model_id, t.moves_part.uid, m)
 """
 
 
@@ -897,7 +897,7 @@ def test_a_move_reaches_the_page_as_one_message_with_the_cards_it_changed() -> N
     table.flush()
     before = table.position_buttons[exchange.position - 1].node()
     sent: list[dict[str, Any]] = []
-    table.observe(lambda change: sent.append(change["new"]), names="tree")
+    table.channel.observe(lambda change: sent.append(change["new"]), names="tree")
     press(table, table.moves_part, move=str(exchange))  # the position pressed: the page sends the move it completes
     assert len(sent) == 1 and table.game.ply == 1
     assert table.position_buttons[exchange.position - 1].node()["text"] != before["text"]

@@ -230,7 +230,7 @@ def test_a_pick_changes_nothing_in_the_kernel() -> None:
     ):
         table = table_at(position)
         sent: list[Any] = []
-        table.observe(lambda change, sent=sent: sent.append(change["new"]), names="tree")
+        table.channel.observe(lambda change, sent=sent: sent.append(change["new"]), names="tree")
         before = widget_states(table)
         tap(table, first(table))
         assert picked(table) == [first(table)] and page_lit(table)

@@ -43,6 +43,7 @@ def test_every_view_names_the_kernels_one_module_which_carries_the_code_and_styl
     assert next(iter(module.modules)) == "view.js" and {"race.js", "sombrero.js", "hats.js"} <= set(module.modules)
     state = first.get_state()
     assert state["module"] == f"IPY_MODEL_{module.model_id}" and state["_esm"] == ui.LOADER
+    assert state["channel"] == f"IPY_MODEL_{first.channel.model_id}" and second.channel is not first.channel
     assert len(str(state)) < 2_000 and state.get("_css", "") == ""
     module.close()
     assert View([]).module is not module
@@ -51,7 +52,7 @@ def test_every_view_names_the_kernels_one_module_which_carries_the_code_and_styl
 def sends(view: ui.Surface) -> list[dict[str, Any]]:
     """The trees the kernel sends ``view``'s page from now on, one per message."""
     sent: list[dict[str, Any]] = []
-    view.observe(lambda change: sent.append(change["new"]), names="tree")
+    view.channel.observe(lambda change: sent.append(change["new"]), names="tree")
     return sent
 
 
@@ -197,15 +198,31 @@ def test_pills_of_which_some_are_chosen_keep_at_most_their_limit_and_refuse_what
         picks.value = ("♥",)
 
 
+def test_nothing_is_sent_to_the_anywidget_model_after_it_opens(monkeypatch: pytest.MonkeyPatch) -> None:
+    """anywidget drops every message to its model for good once the model's module took over two seconds to
+    load (a busy page), so the tree, the patches and the page's hello travel on the view's Channel only."""
+    table = SombreroTable(hatskit.new_game("sombrero"), ("reader", "greedy"), bot_delay=0)
+    to_view: list[Any] = []
+    to_channel: list[Any] = []
+    monkeypatch.setattr(table.comm, "send", lambda data, buffers=None: to_view.append(data))
+    monkeypatch.setattr(table.channel.comm, "send", lambda data, buffers=None: to_channel.append(data))
+    table.channel._handle_custom_msg({"hello": True}, [])
+    press(table, table.moves_part, move=table.moves_part.offered[0]["move"])
+    table.close()
+    assert to_view == []
+    assert [message["method"] for message in to_channel] == ["custom"]  # the move's one patch
+    assert to_channel[0]["content"]["v"] == table.channel.tree["v"] + 1
+
+
 def test_once_a_view_says_hello_a_move_is_one_patch_of_the_parts_it_changed(monkeypatch: pytest.MonkeyPatch) -> None:
     """The page gets the whole tree once; a move then sends only the nodes that changed, numbered, and a view
     that applies the patches to the tree it had holds what a newly opened view would get."""
     table = SombreroTable(hatskit.new_game("sombrero"), ("reader", "greedy"), bot_delay=0)
     table._received(table, {"hello": True}, [])
-    page = {int(uid): node for uid, node in table.tree["nodes"].items()}
-    version = table.tree["v"]
+    page = {int(uid): node for uid, node in table.channel.tree["nodes"].items()}
+    version = table.channel.tree["v"]
     patches: list[dict[str, Any]] = []
-    monkeypatch.setattr(table, "send", lambda content, buffers=None: patches.append(content))
+    monkeypatch.setattr(table.channel, "send", lambda content, buffers=None: patches.append(content))
     press(table, table.moves_part, move=table.moves_part.offered[0]["move"])
     press(table, table.moves_part, move=table.moves_part.offered[0]["move"])
     assert len(patches) == 2 and [patch["v"] for patch in patches] == [version + 1, version + 2]
@@ -215,7 +232,7 @@ def test_once_a_view_says_hello_a_move_is_one_patch_of_the_parts_it_changed(monk
         for uid in patch["gone"]:
             del page[uid]
     table._received(table, {"hello": True}, [])  # a view that opens now gets the whole tree
-    assert {int(uid): node for uid, node in table.tree["nodes"].items()} == page
+    assert {int(uid): node for uid, node in table.channel.tree["nodes"].items()} == page
 
 
 def test_game_knowledge_lives_in_each_games_module_not_in_the_shared_one() -> None:

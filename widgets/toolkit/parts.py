@@ -16,7 +16,7 @@ HIDDEN = "hk-hidden"  # the class of a hidden part (style.py): see show()
 
 
 class View(ui.Surface):
-    """A hatskit view on the page: one widget model, whatever it shows (widgets/toolkit/ui.py)."""
+    """A hatskit view on the page: one widget, whatever it shows (widgets/toolkit/ui.py)."""
 
     _esm = ui.LOADER
     style = view_css()

@@ -8,13 +8,14 @@ folds, buttons, lines of HTML, text and number boxes, rows of choice
 pills (one chosen, or some), a slider, and the few parts with front-end code
 of their own (the Hats Off! race pad, the clipboard).
 They are plain traitlets objects, not widget models. The page gets the whole
-tree once, as one synced value of one anywidget, :class:`Surface`, and then
+tree once, as one synced value of the view's :class:`Channel`, and then
 only the parts that changed, as one numbered patch a change; the reader's
 clicks and typing come back as messages naming a part. So a table is one
-widget model (two with its layout, beside the kernel's one :class:`Module`
-that every view shares) however many cards it shows, and a move is
-one message from the page and one back. The tree holds what the parts hold
-and nothing more: a view puts in a part only what the reader's seat may see.
+anywidget, :class:`Surface` (with its layout and its channel, beside the
+kernel's one :class:`Module` that every view shares) however many cards it
+shows, and a move is one message from the page and one back. The tree holds
+what the parts hold and nothing more: a view puts in a part only what the
+reader's seat may see.
 
 Why a tree of parts and not a per-game module that draws from the game's state
 (docs/tables.md has the longer answer): the views and their tests already
@@ -510,33 +511,54 @@ def shared_module(modules: dict[str, str], css: str) -> Module:
     return module
 
 
-class Surface(anywidget.AnyWidget):
-    """The one widget model of a view: the parts in :attr:`children`, drawn by view.js; see the module docstring.
+class Channel(ipywidgets.Widget):
+    """A view's line to the kernel: its parts as ``tree``, the patches after it and the page's messages back.
 
-    The page gets the parts as ``tree``, every part's node by its id, and then, once a view on the page has
-    said hello, only the nodes that changed, as a numbered patch (one message). A view that misses a patch
-    (or a view that opens later) says hello again and gets ``tree`` anew. The code that draws it comes with
-    the kernel's one :class:`Module` (``module``): view.js and the page's other modules (:func:`front_end`),
-    with a subclass's ``style``.
+    A :class:`Surface` talks through this plain ipywidgets model, not through its own anywidget model, because
+    anywidget holds every message to a model until that model's ``_esm`` has loaded and gives up on it for good
+    once that took two seconds (its ``Runtime``'s ``ready``): on a page so busy that the load took longer (a
+    slow laptop opening a long lesson; a class of 32 pages on two cores did it), the table drew and then never
+    heard the kernel again, so a student's press was played and never shown. A plain model takes each message
+    as it comes. Like :class:`Module`, it has no view and no layout.
+    """
+
+    tree = traitlets.Dict().tag(sync=True)  # {"v": version, "root": id, "nodes": {id: node}}
+
+
+class Surface(anywidget.AnyWidget):
+    """The one widget view of a hatskit view: the parts in :attr:`children`, drawn by view.js; see the module
+    docstring.
+
+    The page gets the parts as its :class:`Channel`'s ``tree``, every part's node by its id, and then, once a
+    view on the page has said hello, only the nodes that changed, as a numbered patch (one message). A view that
+    misses a patch (or a view that opens later) says hello again and gets ``tree`` anew. The code that draws it
+    comes with the kernel's one :class:`Module` (``module``): view.js and the page's other modules
+    (:func:`front_end`), with a subclass's ``style``. Both travel in the model's first state, so nothing is
+    ever sent to the anywidget model itself (:class:`Channel` says why).
     """
 
     _esm = ""  # LOADER, for a subclass drawn by view.js and the page's other modules
     style: ClassVar[str] = ""  # the style of the page's views, beside what the modules bring (front_end_css)
     module = traitlets.Instance(Module, allow_none=True).tag(sync=True, **ipywidgets.widget_serialization)
-    tree = traitlets.Dict().tag(sync=True)  # {"v": version, "root": id, "nodes": {id: node}}
+    channel = traitlets.Instance(Channel, allow_none=True).tag(sync=True, **ipywidgets.widget_serialization)
 
     def __init__(self, children: Sequence[Part] = (), **kwargs: Any) -> None:
-        super().__init__(**kwargs)
-        if self._esm:
-            self.module = shared_module(front_end_modules(), self.style + "\n" + front_end_css())
+        module = shared_module(front_end_modules(), self.style + "\n" + front_end_css()) if self._esm else None
+        super().__init__(module=module, channel=Channel(), **kwargs)
         self.root = VBox(children)
         self._ids: dict[int, Part] = {}  # the parts the page has, by id
         self._sent: dict[int, dict[str, Any]] = {}  # their nodes as the page has them
         self._flushed_at = 0  # the change clock when the page was last sent what changed
         self._version = 0
         self._live = False  # a view has said hello: changes go as patches
-        self.on_msg(self._received)
+        self.channel.on_msg(self._received)
         _surfaces.add(self)
+
+    def close(self) -> None:
+        """Close the view's model and its channel (none yet if the view failed as it was made)."""
+        if self.channel is not None:
+            self.channel.close()
+        super().close()
 
     @property
     def children(self) -> tuple[Part, ...]:
@@ -561,9 +583,10 @@ class Surface(anywidget.AnyWidget):
             del self._sent[uid]
         self._version += 1
         if self._live:
-            self.send({"v": self._version, "nodes": {str(uid): node for uid, node in changed.items()}, "gone": gone})
+            patch = {str(uid): node for uid, node in changed.items()}
+            self.channel.send({"v": self._version, "nodes": patch, "gone": gone})
         else:
-            self.tree = self.snapshot()
+            self.channel.tree = self.snapshot()
 
     def part_by_id(self, uid: int) -> Part | None:
         """The part of this view whose id is ``uid`` (None: no such part here)."""
@@ -581,7 +604,7 @@ class Surface(anywidget.AnyWidget):
         if content.get("hello") is True:
             self._live = True
             self.flush()
-            self.tree = self.snapshot()
+            self.channel.tree = self.snapshot()
             return
         part = self._ids.get(content.get("id"))  # type: ignore[arg-type]
         if part is not None:
@@ -635,9 +658,11 @@ def front_end_css() -> str:
     return "\n".join(css for _, css in _front_end.values() if css)
 
 
-# Every view's ``_esm``: it finds the view's Module (anywidget's model.widget_manager.get_model, by the id in
-# the view's ``module`` trait), adds its style sheet and imports its text once per page (the first view to
-# draw starts it; the others wait for the same import), and lets that one module draw the view.
+# Every view's ``_esm``: it finds the view's Module and Channel (anywidget's model.widget_manager.get_model, by
+# the ids in the view's ``module`` and ``channel`` traits), adds the Module's style sheet and imports its text
+# once per page (the first view to draw starts it; the others wait for the same import), and lets that one
+# module draw the view from the Channel: view.js's render gets the channel as its model, and the listeners it
+# adds leave with the view.
 LOADER = """function imported(text) {
   const url = URL.createObjectURL(new Blob([text], { type: "text/javascript" }));
   return import(url).finally(() => URL.revokeObjectURL(url));
@@ -653,12 +678,25 @@ async function load(module) {
   names.forEach((name, at) => name !== "view.js" && view.use(name, modules[at]));
   return view;
 }
+function linked(model, name) {
+  const id = model.get(name).slice("IPY_MODEL_".length); // a widget reference, as ipywidgets writes it
+  return model.widget_manager.get_model(id);
+}
 export default {
-  async render(context) {
-    const id = context.model.get("module").slice("IPY_MODEL_".length); // a widget reference, as ipywidgets writes it
-    const module = await context.model.widget_manager.get_model(id);
+  async render({ model, el }) {
+    const [module, channel] = await Promise.all([linked(model, "module"), linked(model, "channel")]);
     const loaded = (globalThis[module.get("key")] ??= load(module));
-    return (await loaded).render(context);
+    const owner = {};
+    const line = {
+      get: (name) => channel.get(name),
+      on: (event, callback) => channel.on(event, callback, owner),
+      send: (content) => channel.send(content),
+    };
+    const cleanup = (await loaded).render({ model: line, el });
+    return () => {
+      channel.off(null, null, owner);
+      if (typeof cleanup === "function") cleanup();
+    };
   },
 };
 """
