@@ -28,6 +28,7 @@ from tests.browser.conftest import GAME_TABLE, expect_refusal
 from tests.browser.motion import end, forget_motion, middle, motion, near, settle, start, watch_motion
 from tests.conftest import NOTEBOOK_DIR, NOTEBOOKS, REPO
 from widgets import HatsTable
+from widgets.toolkit import ui
 
 if TYPE_CHECKING:
     from playwright.sync_api import Locator, Page
@@ -225,6 +226,37 @@ def test_hats_hidden_cards_never_reach_the_page(hats_table: Locator, replica: Ha
     assert_hides(table, replica)
     play_first_exchange(table, replica)
     assert_hides(table, replica)
+
+
+# A page too busy to load its views' modules within anywidget's two seconds (a slow laptop opening a long lesson,
+# a class of pages on one server): each view's module (the LOADER, found by its size) resolves 2.5 s late.
+SLOW_VIEW_MODULES = """(size) => {
+  const make = URL.createObjectURL;
+  URL.createObjectURL = function (blob) {
+    if (!(blob instanceof Blob) || blob.type !== "text/javascript" || blob.size !== size) return make.call(URL, blob);
+    const module = JSON.stringify(make.call(URL, blob));
+    const wait = "await new Promise((done) => setTimeout(done, 2500));";
+    const late = `${wait}\\nexport * from ${module};\\nexport { default } from ${module};`;
+    return make.call(URL, new Blob([late], { type: "text/javascript" }));
+  };
+}"""
+SLOW_LOAD = "[anywidget] Failed to initialize model."
+
+
+def test_hats_a_table_whose_module_loaded_slowly_still_hears_its_kernel(
+    page: Page, open_table: Callable[[str, Path], Locator], voila: str, replica: HatsTable
+) -> None:
+    """anywidget drops every message to a model whose module took over two seconds to load, for as long as the
+    page is open: such a table drew, took presses and never showed what the kernel did with them. The tables
+    talk through a plain model beside it (widgets/toolkit/ui.py, Channel), so a move still shows."""
+    uncaught: list[str] = []
+    page.on("pageerror", lambda error: uncaught.append(str(error)))
+    page.add_init_script(f"({SLOW_VIEW_MODULES})({len(ui.LOADER.encode())});")
+    table = open_table(voila, NOTEBOOK_DIR / "hats.ipynb")
+    for card in replica.game.view(0)["hand"]:
+        expect(hand_card(table, card)).to_be_visible()
+    play_first_exchange(table, replica)
+    assert SLOW_LOAD in uncaught, f"the page loaded its modules in time, so this test showed nothing: {uncaught}"
 
 
 # ------------------------------------------------------------------ moves you can watch, and drag and drop
