@@ -8,12 +8,15 @@ A seat is sent only:
   told in words every seat may read ("Ben made a black hat (a card face down,
   1 point)", "Ana has moved (moves stay secret until everyone has moved)"),
   never the moves' notation, which would name a face-down card or a sealed move;
+- in a game that hides nothing (Sombrero), those moves' notation too: the views
+  show every move anyway, and a seat's table need not work out which it was;
 - the seats that may act, the public score sheet (the engine leaves the secret
   cards out until the end) and the outcome;
 - presence: who sits where, who is connected, who is away, who is a bot.
 
 Never the seed, the deck's order, the initial deal, the record, another seat's
-moves as notation, the undo history or another seat's token.
+moves as notation in a game with hidden information, the undo history or another
+seat's token.
 """
 
 from __future__ import annotations
@@ -31,6 +34,14 @@ HISTORY_LIMIT = 100  # views in one history reply
 def events_frame(game: Game, first: int, last: int) -> list[dict[str, Any]]:
     """The public narration of moves ``first + 1`` to ``last``, each event with the ply of its move."""
     return [_event(ply + 1, event) for ply in range(first, last) for event in game.events[ply]]
+
+
+def played_frame(game: Game, first: int, last: int) -> list[dict[str, Any]]:
+    """Moves ``first + 1`` to ``last`` as notation, each with its ply, in a game that hides nothing; none in a game
+    with hidden information, where a move's notation could name a card a seat may not see."""
+    if game.spec.hidden_information:
+        return []
+    return [{"ply": ply + 1, "move": str(game.moves[ply])} for ply in range(first, last)]
 
 
 def _event(ply: int, event: Event) -> dict[str, Any]:
@@ -86,6 +97,7 @@ def state_frame(table: Table, seat: int, since: int, shared: Shared | None = Non
         "view": game.view(seat),
         "legal": [str(move) for move in legal],
         "events": events_frame(game, max(0, min(since, game.ply)), game.ply),
+        "played": played_frame(game, max(0, min(since, game.ply)), game.ply),
         "score": shared.score,
         "outcome": shared.outcome,
     }

@@ -44,7 +44,10 @@ from tablehost.tables import (
 )
 
 FORBIDDEN_KEYS = {"seed", "deck", "hands", "heads", "record", "moves", "token_hash", "start", "user", "submitted_moves"}
-STATE_KEYS = {"type", "code", "seat", "status", "ply", "acting", "view", "legal", "events", "score", "outcome"}
+STATE_KEYS = {  # a state frame's fields, exactly
+    *("type", "code", "seat", "status", "ply", "acting"),
+    *("view", "legal", "events", "played", "score", "outcome"),
+}
 # A Madder hat taken from the assembly line, which lies face up (M3): every seat saw it, even one turned over from
 # the deck and taken in the same move, so that no position a seat was shown had it on the line.
 TAKEN_FROM_THE_LINE = re.compile(r"took the first hat of the assembly line, a (\S+)")
@@ -178,6 +181,8 @@ class Players:
             first = plies[0] - 1 if plies else game.ply
             told = [event["text"] for event in frame["events"]]
             assert told == [event.text for ply in range(first, game.ply) for event in game.events[ply]]
+            named = [] if game.spec.hidden_information else [str(move) for move in game.moves[first:]]
+            assert [entry["move"] for entry in frame["played"]] == named, "notation only where nothing is hidden"
 
     def latest(self, seat: int) -> dict[str, Any]:
         return next(frame for frame in reversed(self.frames[seat]) if frame["type"] == "state")

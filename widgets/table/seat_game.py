@@ -62,6 +62,8 @@ class SeatRecord:
         self.frames[ply] = frame
         self._grow(ply)
         self.take_events(frame["events"])
+        for told in frame.get("played", []):  # a game that hides nothing: the host names its moves
+            self.moves[told["ply"] - 1] = self.spec.read_move(told["move"])
 
     def take_events(self, events: list[Frame]) -> None:
         """Narration by ply; a frame tells a move's events whole, so a ply told again is replaced, not doubled."""
@@ -88,8 +90,9 @@ class SeatRecord:
         return self.views[ply]
 
     def move_at(self, ply: int) -> Any:
-        """Move ``ply + 1``: known when the seat made it, or found from its views when the game hides nothing (and
-        both views are here: one still on its way over the network is not guessed from)."""
+        """Move ``ply + 1``: known when the seat made it or when the host named it (a game that hides nothing), or
+        else found from its views in such a game (a ply the seat only has from a history reply), once both views
+        are here: one still on its way over the network is not guessed from."""
         if ply not in self.moves and not self.spec.hidden_information:
             self.view_at(ply), self.view_at(ply + 1)
             if ply in self.views and ply + 1 in self.views:
