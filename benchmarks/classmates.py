@@ -406,10 +406,12 @@ def picks_for(game: str, status: str) -> str:
     return STUDENTS[game].picks
 
 
-async def timed_move(students: list[Student], game: str, rng: random.Random) -> tuple[str, dict[str, float]] | None:
+async def timed_move(
+    students: list[Student], game: str, rng: random.Random
+) -> tuple[str, dict[str, float], float] | None:
     """One move at a table, by whichever of ``students`` is to move, to a place the table lights; then wait until
-    every page shows it. The mover's name, and the milliseconds from the completing click until each page showed
-    the move (by name); None when the game is over."""
+    every page shows it. The mover's name, the milliseconds from the completing click until each page showed the
+    move (by name) and the click's wall-clock ms; None when the game is over."""
     deadline = time.monotonic() + PATIENCE_S
     while True:
         statuses = [await student.status() for student in students]
@@ -446,10 +448,10 @@ async def timed_move(students: list[Student], game: str, rng: random.Random) -> 
         for name, record in records.items()
     }
     await asyncio.sleep(SETTLE_S)
-    return mover.name, shown
+    return mover.name, shown, clicked
 
 
-async def relay_part(browser, app: Served, args: argparse.Namespace) -> None:
+async def relay_part(browser, host: Host, app: Served, args: argparse.Namespace) -> None:
     """Figure 1: a Sombrero move relayed from one student's page to the other's, against a hot-seat table's move."""
     url = f"{app.url}/voila/render/sombrero.ipynb"
     ana, ben, hot = [await new_student(browser, name, args.reduced_motion) for name in ("Ana", "Ben", "Hot")]
@@ -460,7 +462,7 @@ async def relay_part(browser, app: Served, args: argparse.Namespace) -> None:
     await asyncio.gather(table_taken(ana), table_taken(ben))
     print(f"table {code}: Ana (White) and Ben (Black) at the host; a hot-seat page with two readers")
     rng = random.Random(args.seed)
-    own, relayed, mover_sees = [], [], []
+    own, relayed, mover_sees, clicks, other_shown = [], [], [], [], []
     while len(own) < args.moves or len(relayed) < args.moves:
         if len(own) < args.moves:
             seen = await timed_move([hot], "sombrero", rng)
@@ -473,12 +475,20 @@ async def relay_part(browser, app: Served, args: argparse.Namespace) -> None:
             if seen is None:
                 print("  the shared game ended")
                 break
-            mover, shown = seen
+            mover, shown, clicked = seen
             mover_sees.append(shown[mover])
             relayed += [at for name, at in shown.items() if name != mover]
+            clicks.append(clicked)
+            other_shown += [clicked + at for name, at in shown.items() if name != mover]
     print(f"hot-seat table, click until the same table shows the move: {spread(own)}")
     print(f"shared table, click on one page until the other page shows it: {spread(relayed)}")
     print(f"shared table, click until the mover's own page shows it (back from the host): {spread(mover_sees)}")
+    written = host.written(code)  # ply k is the shared table's k-th move: two readers, no bots
+    wrote = [written[ply] for ply in range(1, len(clicks) + 1)]
+    to_host = [at - click for at, click in zip(wrote, clicks, strict=True)]
+    onwards = [seen - at for seen, at in zip(other_shown, wrote, strict=True)]
+    print(f"  the click until the host wrote the move: {spread(to_host)}; from there until the other page showed it:")
+    print(f"  {spread(onwards)}")
     ratio = statistics.median(relayed) / statistics.median(own)
     print(
         f"RELAY: median {ms(statistics.median(relayed))} against {ms(statistics.median(own))} on a hot-seat table:"
@@ -991,7 +1001,7 @@ async def run(args: argparse.Namespace) -> None:
             chromium = idle_chromium(Path(folder)) if args.idle_browser else str(CHROMIUM)
             browser = await playwright.chromium.launch(executable_path=chromium, headless=True, args=CHROMIUM_ARGS)
             if "relay" in args.parts:
-                await relay_part(browser, app, args)
+                await relay_part(browser, host, app, args)
                 print(f"({load()})")
             if "class" in args.parts:
                 class_ = await class_part(browser, host, app, args)
