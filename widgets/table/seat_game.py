@@ -41,7 +41,8 @@ class SeatRecord:
 
     ``views[p]`` is the seat's own view after ``p`` moves, ``frames[p]`` the state frame sent at ply ``p`` (who
     acts, legal moves, score, outcome), ``events[p]`` the narration of move ``p + 1``, ``moves[p]`` move ``p + 1``
-    where the seat may know it: its own, or in a game that hides nothing, the one its views show was made.
+    where the seat may know it: its own, or in a game that hides nothing, the one the host named (``played``) or
+    its views show was made.
     ``fetch(first, last)`` asks the host for the seat's own views it was not sent (``history``).
     """
 
