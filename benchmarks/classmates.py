@@ -462,7 +462,7 @@ async def relay_part(browser, host: Host, app: Served, args: argparse.Namespace)
     await asyncio.gather(table_taken(ana), table_taken(ben))
     print(f"table {code}: Ana (White) and Ben (Black) at the host; a hot-seat page with two readers")
     rng = random.Random(args.seed)
-    own, relayed, mover_sees, clicks, other_shown = [], [], [], [], []
+    own, relayed, mover_sees, clicks = [], [], [], []
     while len(own) < args.moves or len(relayed) < args.moves:
         if len(own) < args.moves:
             seen = await timed_move([hot], "sombrero", rng)
@@ -479,16 +479,12 @@ async def relay_part(browser, host: Host, app: Served, args: argparse.Namespace)
             mover_sees.append(shown[mover])
             relayed += [at for name, at in shown.items() if name != mover]
             clicks.append(clicked)
-            other_shown += [clicked + at for name, at in shown.items() if name != mover]
     print(f"hot-seat table, click until the same table shows the move: {spread(own)}")
     print(f"shared table, click on one page until the other page shows it: {spread(relayed)}")
     print(f"shared table, click until the mover's own page shows it (back from the host): {spread(mover_sees)}")
     written = host.written(code)  # ply k is the shared table's k-th move: two readers, no bots
-    wrote = [written[ply] for ply in range(1, len(clicks) + 1)]
-    to_host = [at - click for at, click in zip(wrote, clicks, strict=True)]
-    onwards = [seen - at for seen, at in zip(other_shown, wrote, strict=True)]
-    print(f"  the click until the host wrote the move: {spread(to_host)}; from there until the other page showed it:")
-    print(f"  {spread(onwards)}")
+    to_host = [written[ply] - click for ply, click in enumerate(clicks, start=1)]  # one other page: relayed[i]
+    print(f"  {split(to_host, [at - part for at, part in zip(relayed, to_host, strict=True)])}")
     ratio = statistics.median(relayed) / statistics.median(own)
     print(
         f"RELAY: median {ms(statistics.median(relayed))} against {ms(statistics.median(own))} on a hot-seat table:"
@@ -849,6 +845,14 @@ def crowding(result: Class, slowest: int = 10, window_ms: float = 500.0) -> str:
     )
 
 
+def split(to_host: list[float], onwards: list[float]) -> str:
+    """A relay told in two: the click until the host wrote the move, and from there until another page showed it."""
+    return (
+        f"the click until the host wrote the move: {spread(to_host)}; from there until another page showed it:"
+        f" {spread(onwards)}"
+    )
+
+
 def halves(result: Class) -> str:
     """Each relay in parts: the click until the host wrote the move (the mover's page, the server, the mover's
     kernel, the host reading it; once a move), and from there until the other page showed it (the commit, the
@@ -856,16 +860,13 @@ def halves(result: Class) -> str:
     received its kernel's message."""
     relayed = [relay for table in result.tables for relay in table.relayed]
     written = {(table.code, relay.ply): relay.to_host for table in result.tables for relay in table.relayed}
-    split = (
-        f"the click until the host wrote the move: {spread(list(written.values()))}; from there until another page"
-        f" showed it: {spread([relay.ms - relay.to_host for relay in relayed])}"
-    )
+    halves_said = split(list(written.values()), [relay.ms - relay.to_host for relay in relayed])
     timed = [relay for relay in relayed if relay.to_browser is not None and relay.sent is not None]
     if not timed:
-        return split
+        return halves_said
     sent = {(table.code, relay.ply): relay.sent for table in result.tables for relay in table.relayed if relay.sent}
     return (
-        f"{split}. With the browsers' frames: the click until the mover's browser sent the move:"
+        f"{halves_said}. With the browsers' frames: the click until the mover's browser sent the move:"
         f" {spread(list(sent.values()))}; the host's writing until the other page's browser received its kernel's"
         f" message: {spread([relay.to_browser - relay.to_host for relay in timed])}; the page's own part after it:"
         f" {spread([relay.ms - relay.to_browser for relay in timed])}"

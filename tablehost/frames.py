@@ -87,6 +87,7 @@ def state_frame(table: Table, seat: int, since: int, shared: Shared | None = Non
     """Seat ``seat``'s frame: its view and legal moves now, and the narration of the moves after ply ``since``."""
     game, shared = table.game, shared or Shared(table)
     legal = game.legal_moves(seat) if table.status == "playing" else []
+    first = max(0, min(since, game.ply))  # the first move this frame tells of, less one
     return {
         "type": "state",
         "code": table.code,
@@ -96,8 +97,8 @@ def state_frame(table: Table, seat: int, since: int, shared: Shared | None = Non
         "acting": shared.acting,
         "view": game.view(seat),
         "legal": [str(move) for move in legal],
-        "events": events_frame(game, max(0, min(since, game.ply)), game.ply),
-        "played": played_frame(game, max(0, min(since, game.ply)), game.ply),
+        "events": events_frame(game, first, game.ply),
+        "played": played_frame(game, first, game.ply),
         "score": shared.score,
         "outcome": shared.outcome,
     }

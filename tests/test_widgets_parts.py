@@ -206,7 +206,7 @@ def test_nothing_is_sent_to_the_anywidget_model_after_it_opens(monkeypatch: pyte
     to_channel: list[Any] = []
     monkeypatch.setattr(table.comm, "send", lambda data, buffers=None: to_view.append(data))
     monkeypatch.setattr(table.channel.comm, "send", lambda data, buffers=None: to_channel.append(data))
-    table.channel._handle_custom_msg({"hello": True}, [])
+    table._received(table.channel, {"hello": True}, [])
     press(table, table.moves_part, move=table.moves_part.offered[0]["move"])
     table.close()
     assert to_view == []
