@@ -19,7 +19,7 @@ answered each press that sent it a message (:class:`Kernel`). It fails the momen
   :data:`PATIENCE` seconds (Madder's stalled round);
 - the game does not end within its game's number of presses.
 
-The whole-game tests play against brisk bots (``brisk_voila``: a 0.2 s pause, not a
+The whole-game tests play against brisk bots (``brisk_voila``: a 0.05 s pause, not a
 class's 0.8 s or Hats Off!'s 1.5 s), so a bot's move may land between the
 student's look and press and switch the button off, or redraw the table under a
 card being dragged: the student then looks again, as one would. A button that
@@ -102,15 +102,34 @@ STILL_PRESSABLE = PRESSABLE.replace("(table, [picks, tried]) => {", "(table, [pi
 FOCUSED = "(button) => button === document.activeElement"
 # Whether the button just pressed is now picked up (a race pad redraws its buttons: then it is not there).
 PICKED_UP = """(table) => table.querySelector("[data-hk-pressed].hk-selected") !== null"""
-# Marks the ``index``-th pressable button of ``kind`` (data-hk-pressed), for the test to click and follow; none
-# when the table changed since it was looked at (a bot moved) and it has no such button now.
+# Marks the ``index``-th pressable button of ``kind`` (data-hk-pressed), for the test to click and follow, and says
+# what it is: its title, text and part, and how many cards or pieces are carried; null when the table changed since
+# it was looked at (a bot moved) and it has no such button now.
 MARK = PRESSABLE.replace("(table, [picks, tried]) => {", "(table, [picks, tried, kind, index]) => {").replace(
-    "return Object.fromEntries",
+    "return Object.fromEntries(Object.entries(kinds).map(([kind, is]) => [kind, buttons.filter(is).length]));",
     """for (const old of table.querySelectorAll("[data-hk-pressed]")) delete old.dataset.hkPressed;
   const chosen = buttons.filter(kinds[kind])[index];
-  if (chosen) chosen.dataset.hkPressed = "1";
-  return Object.fromEntries""",
+  if (!chosen) return null;
+  chosen.dataset.hkPressed = "1";
+  const carried = table.querySelectorAll(`CARRIED`).length;
+  return { title: chosen.title, text: chosen.textContent, part: chosen.dataset.part || "", carried };""".replace(
+        "CARRIED", CARRIED
+    ),
 )
+# What the table shows at a glance (:func:`look`); a shown move other than ``seen`` (the last look's) clears the
+# picks that led nowhere, as :class:`Seen` does.
+LOOK = f"""(table, [picks, tried, seen]) => {{
+  const moves = ({SHOWN_MOVE})(table);
+  const status = table.querySelector(".hk-status").innerText.split(/\\s+/).join(" ").trim();
+  return {{ status, moves, ...({PRESSABLE})(table, [picks, moves === seen ? tried : []]) }};
+}}"""
+
+
+def on_table(table: Locator, script: str, arg: Any = None) -> Any:
+    """``script(the table's element, arg)``, run in the page. A whole game runs a few thousand of these, and
+    Locator.evaluate takes some four times as long as evaluate_all (it waits for the element and checks it is
+    the only one each time); the table is there, and only the test's own snippets run."""
+    return table.evaluate_all(f"([table], arg) => ({script})(table, arg)", arg)
 
 
 class Kernel:
@@ -195,42 +214,39 @@ def kernel_message(frame: str | bytes) -> tuple[dict[str, Any], dict[str, Any], 
     return header, parent, content
 
 
-def look(table: Locator, student: Student, tried: list[str]) -> dict[str, Any]:
-    """What the table shows: over or not, the moves in its list, a bot thinking, and the pressable buttons."""
-    status = " ".join(table.locator(".hk-status").inner_text().split())
-    return {
-        "over": "game is over" in status.lower(),
-        "thinking": "thinking" in status,
-        "moves": table.evaluate(SHOWN_MOVE),
-        **table.evaluate(PRESSABLE, [student.picks, tried]),
-    }
+def look(table: Locator, student: Student, tried: list[str], seen: int = -1) -> dict[str, Any]:
+    """What the table shows: over or not, the moves in its list, a bot thinking, and the pressable buttons (those
+    in ``tried`` left out while the table still shows move ``seen``), in one look."""
+    now = on_table(table, LOOK, [student.picks, tried, seen])
+    status = now.pop("status")
+    return {"over": "game is over" in status.lower(), "thinking": "thinking" in status, **now}
 
 
 def press_one(table: Locator, kernel: Kernel, kind: str, count: int, rng: random.Random, seen: Seen) -> str | None:
     """Press one of the ``count`` pressable buttons of ``kind`` at random, as a mouse would, and wait for the
     kernel's answer; the button's name (printed, so a failure shows the presses that led to it), or None when
     the table changed since it was looked at and has no such button now."""
-    table.evaluate(MARK, [seen.student.picks, seen.tried, kind, rng.randrange(count)])
-    pressed = table.locator("[data-hk-pressed]")
-    if not pressed.count():
+    marked = on_table(table, MARK, [seen.student.picks, seen.tried, kind, rng.randrange(count)])
+    if marked is None:
         return None  # the table changed since it was looked at: look again
-    name = f"{kind} {pressed.get_attribute('title') or pressed.text_content()!r}"
+    pressed = table.locator("[data-hk-pressed]")
+    name = f"{kind} {marked['title'] or marked['text']!r}"
     print(name)
     if kind == "picks" and not seen.student.picks_play:
-        seen.tried.append(pressed.get_attribute("data-part") or "")
+        seen.tried.append(marked["part"])
     held = table.locator(CARRIED)
-    ways = ("click", "keys", "drag") if kind == "allowed" and held.count() == 1 else ("click", "keys")
+    ways = ("click", "keys", "drag") if kind == "allowed" and marked["carried"] == 1 else ("click", "keys")
     way = "click" if seen.student.picks_play else rng.choice(ways)  # a race pad's own keys are its tests'
     print(f"  by {way}")
     place = placed(table, pressed) if way == "drag" else None
     try:
         sent = kernel.press(pressed, name, way, held, timeout=PRESS_MS)
     except PlaywrightTimeout:
-        if table.evaluate(STILL_PRESSABLE, [seen.student.picks, [], kind]):
+        if on_table(table, STILL_PRESSABLE, [seen.student.picks, [], kind]):
             raise  # it may still be pressed, and was not: the page's fault
         print("  a bot moved before the press, and it can no longer be pressed: look again")
         return None
-    if table.evaluate(PICKED_UP):
+    if on_table(table, PICKED_UP):
         assert sent == 0, f"{name}: picking up sent the kernel a message ({kernel.said[-1]})"
         kernel.pick_ups += 1
     elif place is not None and not sent and table_moved(table, pressed, place, [seen.student.picks, [], kind]):
@@ -251,7 +267,7 @@ def table_moved(table: Locator, target: Locator, place: tuple[float, float], sti
     fault, which the caller's check reports."""
     now = placed(table, target)
     moved = now is None or max(abs(now[0] - place[0]), abs(now[1] - place[1])) > 1
-    return moved or table.locator(CARRIED).count() != 1 or not table.evaluate(STILL_PRESSABLE, still)
+    return moved or table.locator(CARRIED).count() != 1 or not on_table(table, STILL_PRESSABLE, still)
 
 
 @dataclass
@@ -265,10 +281,9 @@ class Seen:
 
     def look(self, table: Locator) -> dict[str, Any]:
         """What the table shows now (:func:`look`); a move since the last look clears the memory."""
-        now = look(table, self.student, self.tried)
+        now = look(table, self.student, self.tried, self.moves)
         if now["moves"] != self.moves:
             self.moves, self.tried = int(now["moves"]), []
-            now = look(table, self.student, self.tried)
         return now
 
 
