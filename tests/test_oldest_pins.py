@@ -3,9 +3,10 @@
 `make test` (CI) runs the tests in the environment `make` builds, which pip fills with the newest releases the
 ranges allow; a floor in pyproject.toml that nothing tests is a guess. The slow test builds a fresh virtual
 environment in which each direct dependency is at its floor (.ci/oldest-constraints.txt), installs the project
-there as a wheel would (`pip install -c ... <repo>[test]`, not editable; no bytecode written, which the tests
-never read twice), and runs the tests of what stands on those libraries (every view, the notebooks as saved,
-Voilà's settings; the randomised ones at a fifth of their size), printing the versions it tested. The rules and
+there as a wheel would (`pip install -c ... <repo> pytest`, not editable, and nothing else of the test extra;
+pip compiles nothing, the tests write the bytecode of what they import and the kernels they start read it),
+and runs the tests of what stands on those libraries (every view, the notebooks as saved, Voilà's settings; the
+randomised ones at a fifth of their size), printing the versions it tested. The rules and
 the game contract need no Jupyter library: `make test` runs them once, with the rest. The installed copy of the
 page template (pyproject.toml's data-files) is checked on the way.
 """
@@ -54,13 +55,20 @@ def test_the_constraints_pin_every_dependency_at_its_floor() -> None:
         assert Version(pins[name]) == Version(floors[0]), f"{name}=={pins[name]} pinned, pyproject's floor {floors[0]}"
 
 
+def runner() -> list[str]:
+    """The test extra's requirements these tests need beside the project: pytest alone (the browser, the hub, the
+    linters and the property tests' tools stay out of the environment, and out of its install time)."""
+    extras = tomllib.loads((REPO / "pyproject.toml").read_text())["project"]["optional-dependencies"]["test"]
+    return [spec for spec in extras if canonicalize_name(Requirement(spec).name) == "pytest"]
+
+
 @pytest.mark.slow
 def test_the_rules_and_widgets_pass_on_the_oldest_releases_allowed(tmp_path: Path) -> None:
     started = time.monotonic()
     venv = tmp_path / "oldest-venv"
     subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
     python = str(venv / "bin" / "python")
-    pip = [python, "-m", "pip", "install", "--quiet", "--no-compile", "-c", str(CONSTRAINTS), f"{REPO}[test]"]
+    pip = [python, "-m", "pip", "install", "--quiet", "--no-compile", "-c", str(CONSTRAINTS), str(REPO), *runner()]
     subprocess.run(pip, check=True, timeout=1200)
     installed = subprocess.run([python, "-m", "pip", "list", "--format=json"], capture_output=True, text=True)
     versions = {canonicalize_name(p["name"]): p["version"] for p in json.loads(installed.stdout)}
@@ -79,6 +87,7 @@ def test_the_rules_and_widgets_pass_on_the_oldest_releases_allowed(tmp_path: Pat
     environment = {**os.environ, "HATSKIT_TEST_SCALE": "0.2", "VIRTUAL_ENV": str(venv)}
     environment["PATH"] = f"{venv / 'bin'}{os.pathsep}{environment.get('PATH', '')}"
     environment.pop("PYTHONPATH", None)
+    environment.pop("PYTHONDONTWRITEBYTECODE", None)
     run = subprocess.run(tests, cwd=REPO, env=environment, capture_output=True, text=True, timeout=2400)
     summary = run.stdout.strip().splitlines()[-1:] if run.stdout.strip() else []
     print(f"oldest pins: {' '.join(summary)}; {time.monotonic() - started:.0f} s in all")
