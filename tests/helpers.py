@@ -78,7 +78,7 @@ def check_position(game: hatskit.Game) -> None:
     assert sorted(map(str, legal)) == sorted(str(m) for moves in by_seat for m in moves)
     for move in legal:
         assert game.why_illegal(move) is None, f"{move} is listed as legal but why_illegal objects"
-        assert game.why_illegal(str(move)) is None, f"notation {move} does not parse back to a legal move"
+        assert game.parse(str(move)) == move, f"notation {move} does not read back as the same move"
     position = game.position()
     assert hatskit.load(position).position() == position, "the position does not reload to itself"
     sheet = game.score()
