@@ -37,7 +37,7 @@ CONFIG = REPO / "config"  # voila.json and voila.py; `make app` puts this direct
 DATA = REPO / "share" / "jupyter"  # the page template; `make app` puts this directory on JUPYTER_PATH
 VOILA = Path(sys.executable).with_name("voila")  # the console script `make app` runs, from this environment
 CHROMIUM = Path("/usr/bin/chromium")
-BRISK_BOTS = f"{BOT_DELAY_ENV}=0.2"  # a page bot's pause before its move (0.8 s, or 1.5 in Hats Off!, for a class)
+BRISK_BOTS = f"{BOT_DELAY_ENV}=0.05"  # a page bot's pause before its move (0.8 s, or 1.5 in Hats Off!, for a class)
 CHROMIUM_ARGS = [
     "--no-sandbox",
     "--disable-gpu",
