@@ -37,7 +37,7 @@ if TYPE_CHECKING:
 
     from tests.conftest import Server
 
-IDLE_SECONDS, INTERVAL_SECONDS = 30, 5  # shorter than voila.json's, longer than a busy machine takes to load a page
+IDLE_SECONDS, INTERVAL_SECONDS = 20, 2  # shorter than voila.json's, twice what a busy machine takes to load a page
 CULLING = (
     f"--MappingKernelManager.cull_idle_timeout={IDLE_SECONDS}",
     f"--MappingKernelManager.cull_interval={INTERVAL_SECONDS}",
