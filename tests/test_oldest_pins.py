@@ -2,13 +2,13 @@
 
 `make test` (CI) runs the tests in the environment `make` builds, which pip fills with the newest releases the
 ranges allow; a floor in pyproject.toml that nothing tests is a guess. The slow test builds a fresh virtual
-environment in which each direct dependency is at its floor (.ci/oldest-constraints.txt), installs the project
-there as a wheel would (`pip install -c ... <repo> pytest`, not editable, and nothing else of the test extra;
-pip compiles nothing, the tests write the bytecode of what they import and the kernels they start read it),
-and runs the tests of what stands on those libraries (every view, the notebooks as saved, Voilà's settings; the
-randomised ones at a fifth of their size), printing the versions it tested. The rules and
-the game contract need no Jupyter library: `make test` runs them once, with the rest. The installed copy of the
-page template (pyproject.toml's data-files) is checked on the way.
+environment in which each direct dependency is at its floor (.ci/oldest-constraints.txt), installs the project there
+as a wheel would (`pip install -c ... <repo> pytest`, not editable, and nothing else of the test extra; pip compiles
+nothing, the tests write the bytecode of what they import and the kernels they start read it), and runs the tests of
+what stands on those libraries (every view, the notebooks as saved, Voilà's settings; the randomised ones at a fifth
+of their size), printing the versions it tested. The rules and the game contract need no Jupyter library:
+`make test` runs them once, with the rest. The installed copy of the page template (pyproject.toml's data-files) is
+checked on the way.
 """
 
 from __future__ import annotations

@@ -126,9 +126,9 @@ LOOK = f"""(table, [picks, tried, seen]) => {{
 
 
 def on_table(table: Locator, script: str, arg: Any = None) -> Any:
-    """``script(the table's element, arg)``, run in the page. A whole game runs a few thousand of these, and
-    Locator.evaluate takes some four times as long as evaluate_all (it waits for the element and checks it is
-    the only one each time); the table is there, and only the test's own snippets run."""
+    """``script(the table's element, arg)``, run in the page at once. Not Locator.evaluate: it waits for the
+    element and checks that it is the only one on every call, and those checks were most of a whole game's looks
+    (benchmarks/README.md, the trim of make test's time). The table is there while the student plays."""
     return table.evaluate_all(f"([table], arg) => ({script})(table, arg)", arg)
 
 
