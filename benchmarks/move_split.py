@@ -3,14 +3,15 @@
     PYTHONPATH=. .venv/bin/python benchmarks/move_split.py [--rounds 8] [--pages madder_than_a_hatter hats]
 
 app.py times a move from the click to the table's last change (issue 42: within 1.2x of the trivial page's
-echo). This script splits that time where the page's own kernel connection shows it, on the page's clock: an
-init script notes every frame the page sends to and receives from its kernel (Jupyter's message type read
-from the frame as it passes), and the click. For one move per visit (the first, so no bot is thinking), and
-for the trivial page's echo:
+echo). This script splits that time where the page's own kernel connection shows it, on the page's clock:
+Chromium's DevTools protocol (a CDP session, Playwright's public door to it) reports every frame of the page's
+kernel websocket with the time its network stack sent or received it, which its Performance metrics put on the
+page's clock (the ticks since the page's navigation started: `performance.now()`); an init script notes the
+click. For one move per visit (the first, so no bot is thinking), and for the trivial page's echo:
 
 - *click to send*: the click event until the page sends the kernel its widget message;
 - *send to answer*: until the first widget message comes back (the kernel's handling, Voilà's proxy and the
-  wire both ways);
+  wire both ways; the page's own handling of the frames is in the other two parts);
 - *answer to still*: until the table's last change before it stays still for 300 ms (app.py's WATCH).
 
 Each is a median over the visits, printed beside the trivial page's and as a ratio to it. Serves both as
@@ -20,6 +21,7 @@ app.py does (config/, a free loopback port, this checkout first on the kernels' 
 from __future__ import annotations
 
 import argparse
+import base64
 import statistics
 import tempfile
 from pathlib import Path
@@ -34,38 +36,16 @@ from benchmarks.app import (
     WATCH,
     first_control,
     page_url,
+    parse_frame,
     pick_movable,
     serve,
     trivial_notebook,
 )
 from tests.conftest import NOTEBOOK_DIR
 
-# Notes [way, page time, message type] for every frame on the page's kernel connections, and each click.
-WIRE = r"""(() => {
-  const log = (window.hkWire = []);
-  const kernel = (url) => String(url).includes("/api/kernels/");
-  const kind = (data) => {
-    try {
-      if (typeof data === "string") return JSON.parse(data).header.msg_type;
-      const view = new DataView(data);  // Jupyter's v1 protocol: offsets, then channel, header, ...
-      const start = Number(view.getBigUint64(16, true)), end = Number(view.getBigUint64(24, true));
-      return JSON.parse(new TextDecoder().decode(new Uint8Array(data, start, end - start))).msg_type;
-    } catch { return "?"; }
-  };
-  const send = WebSocket.prototype.send;
-  WebSocket.prototype.send = function (data) {
-    if (kernel(this.url)) log.push(["sent", performance.now(), kind(data)]);
-    return send.call(this, data);
-  };
-  window.WebSocket = class extends window.WebSocket {
-    constructor(...args) {
-      super(...args);
-      const note = (e) => log.push(["received", performance.now(), kind(e.data)]);
-      if (kernel(args[0])) this.addEventListener("message", note);
-    }
-  };
-  document.addEventListener("click", () => log.push(["click", performance.now(), ""]), { capture: true });
-})();"""
+# Notes each click's time on the page's clock (performance.now()).
+CLICKS = """document.addEventListener("click",
+  () => (window.hkClicks ??= []).push(performance.now()), { capture: true });"""
 PARTS = ("click to send", "send to answer", "answer to still")
 SETTLE_MS = 2500  # after the first control shows: the page's other tables finish drawing
 
@@ -80,19 +60,52 @@ def aim(page, name: str):
     return table.locator(TARGET).first, table
 
 
-def split_move(page, name: str) -> tuple[float, float, float] | None:
+class KernelFrames:
+    """The widget messages on a page's kernel websockets, each as (way, ms on the page's clock), from CDP's
+    Network events; open it before the page loads."""
+
+    def __init__(self, page) -> None:
+        self.session = page.context.new_cdp_session(page)
+        self.sockets: set[str] = set()  # the request ids of the kernel websockets
+        self.messages: list[tuple[str, float]] = []
+        self.session.on("Network.webSocketCreated", self._created)
+        self.session.on("Network.webSocketFrameSent", lambda event: self._frame("sent", event))
+        self.session.on("Network.webSocketFrameReceived", lambda event: self._frame("received", event))
+        self.session.send("Network.enable")
+        self.session.send("Performance.enable")
+
+    def _created(self, event: dict) -> None:
+        if "/api/kernels/" in event["url"]:
+            self.sockets.add(event["requestId"])
+
+    def _frame(self, way: str, event: dict) -> None:
+        if event["requestId"] not in self.sockets:
+            return
+        response = event["response"]
+        payload = base64.b64decode(response["payloadData"]) if response["opcode"] == 2 else response["payloadData"]
+        message = parse_frame(way, payload)
+        if message is not None and message.kind == "comm_msg":
+            self.messages.append((way, event["timestamp"]))
+
+    def on_page_clock(self) -> list[tuple[str, float]]:
+        """The messages so far, their times in ms since the page's navigation started (``performance.now()``)."""
+        metrics = {metric["name"]: metric["value"] for metric in self.session.send("Performance.getMetrics")["metrics"]}
+        return [(way, (at - metrics["NavigationStart"]) * 1000) for way, at in self.messages]
+
+
+def split_move(page, frames: KernelFrames, name: str) -> tuple[float, float, float] | None:
     """One move's three parts in ms (None: the page sent or got no widget message for it)."""
     control, watched = aim(page, name)
     page.wait_for_timeout(1000)  # the pick's own drawing is over
     page.evaluate(WATCH, [watched.element_handle(), QUIET_MS])
-    mark = page.evaluate("() => window.hkWire.length")
     control.click()
     _, last = page.evaluate("() => window.hkAnswer")
-    wire = page.evaluate(f"() => window.hkWire.slice({mark})")
-    click = next(at for way, at, _ in wire if way == "click")
-    sent = next((at for way, at, kind in wire if way == "sent" and kind == "comm_msg" and at >= click), None)
+    page.wait_for_timeout(100)  # CDP's events for the last frames are in
+    click = page.evaluate("() => window.hkClicks.at(-1)")
+    wire = frames.on_page_clock()
+    sent = next((at for way, at in wire if way == "sent" and at >= click), None)
     after = sent if sent is not None else click
-    back = next((at for way, at, kind in wire if way == "received" and kind == "comm_msg" and at >= after), None)
+    back = next((at for way, at in wire if way == "received" and at >= after), None)
     if sent is None or back is None or last is None:
         return None
     return sent - click, back - sent, click + last - back
@@ -102,11 +115,12 @@ def visit(browser, url: str, name: str) -> tuple[float, float, float] | None:
     context = browser.new_context()
     try:
         page = context.new_page()
-        page.add_init_script(WIRE)
+        page.add_init_script(CLICKS)
+        frames = KernelFrames(page)
         page.goto(url)
         first_control(page, name)
         page.wait_for_timeout(SETTLE_MS)
-        return split_move(page, name)
+        return split_move(page, frames, name)
     finally:
         context.close()
 
