@@ -214,7 +214,7 @@ def kernel_message(frame: str | bytes) -> tuple[dict[str, Any], dict[str, Any], 
     return header, parent, content
 
 
-def look(table: Locator, student: Student, tried: list[str], seen: int = -1) -> dict[str, Any]:
+def look(table: Locator, student: Student, tried: list[str], seen: int) -> dict[str, Any]:
     """What the table shows: over or not, the moves in its list, a bot thinking, and the pressable buttons (those
     in ``tried`` left out while the table still shows move ``seen``), in one look."""
     now = on_table(table, LOOK, [student.picks, tried, seen])
