@@ -406,10 +406,12 @@ function glide({ from, card, to }) {
   if (Math.abs(dx) < 2 && Math.abs(dy) < 2 && !turned) return;
   const scale = to.width && to.height ? `${was.width / to.width} ${was.height / to.height}` : "1";
   const zIndex = 5 + Math.min(40, Math.round(Math.hypot(dx, dy) / 20)); // the furthest traveller passes over all
+  // On its way the card takes no pointer: a press lands on the place under it, where the card shown there rests
+  // (a card passing over another between a press and its release would otherwise take the click from it).
   card.animate(
     [
-      { translate: `${dx}px ${dy}px`, scale, zIndex },
-      { translate: "0px 0px", scale: "1", zIndex },
+      { translate: `${dx}px ${dy}px`, scale, zIndex, pointerEvents: "none" },
+      { translate: "0px 0px", scale: "1", zIndex, pointerEvents: "none" },
     ],
     { duration: MOTION_MS, easing: "ease-out" },
   );
