@@ -308,6 +308,45 @@ NOTE_PRESS_AND_DROP = """pad => {
 }"""
 
 
+RACE_PAD = Path(__file__).resolve().parents[2] / "widgets" / "games" / "race.js"
+# A race pad on a page of its own, with a model that is a plain object: two decisions open within one frame, the
+# reader answers the second, and a third opens a moment later; what the pad sent, once two timeouts have passed.
+TWO_DECISIONS_IN_ONE_FRAME = """async ([script, timeout]) => {
+  const { render } = await import(URL.createObjectURL(new Blob([script], { type: "text/javascript" })));
+  const props = { turn: 1, phase: "race", prompt: "", result: "", top: "fez", under: 0, loose: [], hand: ["beret"],
+    has_head: false, head: null, can_act: true, can_call: false, answer: "", hint: "", timeout, cards: {} };
+  const listeners = new Map();
+  const sent = [];
+  const model = {
+    get: (name) => props[name],
+    on: (event, callback) => listeners.set(event, [...(listeners.get(event) || []), callback]),
+    send: (content) => sent.push(content),
+  };
+  const open = (turn) => {
+    props.turn = turn;
+    for (const callback of listeners.get("change:turn") || []) callback();
+  };
+  const pause = (seconds) => new Promise((done) => setTimeout(done, seconds * 1000));
+  render({ model, el: document.body, motion: { dragPx: 6, glide: () => {}, stillWanted: () => true } });
+  open(2);
+  await new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)));
+  document.querySelector(".hk-race-btn[title^='pass']").click();
+  await pause(timeout * 0.3);
+  open(3);
+  await pause(timeout * 2);
+  return sent;
+}"""
+
+
+def test_two_decisions_within_one_frame_start_one_stopwatch(page: Page) -> None:
+    """A pad that is sent two decisions before it can draw the first starts one stopwatch, for the one on
+    screen: a second would run on, unseen, and pass for the reader in a later decision, well before its time."""
+    timeout = 0.5
+    sent = page.evaluate(TWO_DECISIONS_IN_ONE_FRAME, [RACE_PAD.read_text(), timeout])
+    assert [(answer["answer"], answer["turn"]) for answer in sent] == [("pass", 2), ("pass", 3)], sent
+    assert sent[1]["seconds"] >= timeout * 0.99, f"the pad passed {sent[1]['seconds']:.2f} s into a decision"
+
+
 def middle(locator: Locator) -> tuple[float, float]:
     box = locator.bounding_box()
     assert box is not None

@@ -182,7 +182,8 @@ function render({ model, el, motion }) {
     pad.dataset.turn = String(turn);
     draw();
     requestAnimationFrame(() => {
-      if (turn !== model.get("turn")) return;
+      // Two decisions within one frame ask twice: the first frame to show the last one starts its one stopwatch.
+      if (turn !== model.get("turn") || shownAt !== null) return;
       shownAt = performance.now();
       pad.dataset.shownAt = String(shownAt);
       if (open && timed()) startClock();
@@ -191,6 +192,7 @@ function render({ model, el, motion }) {
   }
 
   function startClock() {
+    clearTimeout(timer); // one stopwatch a pad: a second would pass for the reader in a later decision
     const seconds = model.get("timeout");
     const bar = $(".hk-race-bar");
     bar.style.transition = "none";
