@@ -373,6 +373,14 @@ def test_the_hint_marks_a_legal_move_and_gives_a_reason() -> None:
         )
 
 
+def test_an_empty_hand_slot_is_never_marked_as_the_hint() -> None:
+    table = new_table()
+    while len(hand(table)) == len(table.hand_buttons):  # until the hand leaves a slot empty
+        play_first_option(table)
+    assert table.hint_move is None
+    assert not marked(table.hand_buttons, "hk-hint"), "an empty slot of the hand wears the hint's mark"
+
+
 def clocked_table(seats: tuple[str, ...] = ("reader", "greedy", "greedy")) -> tuple[HatsTable, ManualClock]:
     """A table whose bots wait 1 s each on a clock the test moves."""
     clock = ManualClock()

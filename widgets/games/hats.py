@@ -217,7 +217,7 @@ class HatsTable(TableFrame):
         hinted = str(hint.card) if hint is not None else None
         for index, button in enumerate(self.hand_buttons):
             card = hand[index] if index < len(hand) else None
-            marks = ["hk-hint"] if card == hinted else []
+            marks = ["hk-hint"] if card is not None and card == hinted else []
             _show_card(button, card, f"{card} in your hand", marks)
 
     def _show_actions(self, view: dict[str, Any], hint: Any) -> None:
