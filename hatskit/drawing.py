@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import html
 import re
 from collections.abc import Callable, Sequence
@@ -366,10 +367,17 @@ def move_list_html(plies: Sequence[Sequence[Event]], shown: int) -> str:
     line tells them, without their rule ids: a move stepped to is told on the message line, its rules behind
     "why?"); the move that led to the shown position is marked (bold, a ◀, aria-current)."""
     marked = ' class="hk-last" aria-current="step"'
-    told = ["; ".join(escape(without_rules(event.text)[0]) for event in events) or "a move" for events in plies]
+    told = ["; ".join(_told(event.text) for event in events) or "a move" for events in plies]
     items = [f"<li{marked if number == shown else ''}>{line}</li>" for number, line in enumerate(told, start=1)]
     body = f'<ol class="hk-movelist">{"".join(items)}</ol>' if items else "<div>No moves yet.</div>"
     return f'<div class="hk hk-panel"><div class="hk-lead"><b>Moves</b></div>{body}</div>'
+
+
+@functools.lru_cache(maxsize=4096)
+def _told(text: str) -> str:
+    """An event's sentence as the move list shows it. Kept: the list is drawn whole after every move, and all but
+    its last lines were drawn the same way before."""
+    return escape(without_rules(text)[0])
 
 
 def _player_fold(sheet: ScoreSheet, seat: int, name: str, total: int) -> str:
