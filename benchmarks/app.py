@@ -485,14 +485,10 @@ def open_interactive(page, url: str, name: str) -> tuple[float, float]:
 def click_latency(page, name: str, wire: Wire | None = None) -> tuple[float | None, MoveMessages | None]:
     """Seconds from the click that completes a move (the trivial page: a button click) until the page shows it all;
     with ``wire``, the move's widget messages (move_messages), counted until the wire is quiet."""
-    if name == "trivial":
-        control, watched = page.locator("button.bench-button"), page.locator(".widget-label").first
-    elif name in PICKS:
-        table = page.locator(GAME_TABLE).first
-        pick_movable(table, name)
-        control, watched = table.locator(TARGET).first, table
-    else:
+    aimed = move_aim(page, name)
+    if aimed is None:
         return None, None
+    control, watched = aimed
     page.evaluate(WATCH, [watched.element_handle(), QUIET_MS])
     if wire is not None:
         wire.quiet(page, 0.5)  # the pick's answer is in
@@ -505,6 +501,18 @@ def click_latency(page, name: str, wire: Wire | None = None) -> tuple[float | No
         return last / 1000, None
     wire.quiet(page, WIRE_QUIET_S)
     return last / 1000, move_messages(wire.messages(mark))
+
+
+def move_aim(page, name: str):
+    """The control that completes a move and what its answer changes, the move's piece picked up (the page's first
+    control picked one: CONTROLS); the trivial page's button and label; None on a page with no move to time."""
+    if name == "trivial":
+        return page.locator("button.bench-button"), page.locator(".widget-label").first
+    if name not in PICKS:
+        return None
+    table = page.locator(GAME_TABLE).first
+    pick_movable(table, name)
+    return table.locator(TARGET).first, table
 
 
 def pick_movable(table, name: str) -> None:

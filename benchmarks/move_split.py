@@ -32,12 +32,11 @@ from benchmarks.app import (
     GAME_TABLE,
     PICKS,
     QUIET_MS,
-    TARGET,
     WATCH,
     first_control,
+    move_aim,
     page_url,
     parse_frame,
-    pick_movable,
     serve,
     trivial_notebook,
 )
@@ -51,13 +50,11 @@ SETTLE_MS = 2500  # after the first control shows: the page's other tables finis
 
 
 def aim(page, name: str):
-    """The control that completes a move, and what its answer changes (the trivial page: its button and label)."""
-    if name == "trivial":
-        return page.locator("button.bench-button"), page.locator(".widget-label").first
-    table = page.locator(GAME_TABLE).first
-    table.locator(PICKS[name]).filter(visible=True).first.click()
-    pick_movable(table, name)
-    return table.locator(TARGET).first, table
+    """The control that completes a move, and what its answer changes (app.py's, the piece picked up as app.py's
+    first click picks it)."""
+    if name != "trivial":
+        page.locator(GAME_TABLE).first.locator(PICKS[name]).filter(visible=True).first.click()
+    return move_aim(page, name)
 
 
 class KernelFrames:
