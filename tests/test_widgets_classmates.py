@@ -18,14 +18,14 @@ from unittest.mock import patch
 
 import hatskit
 from tablehost.server import Settings, TableServer
-from tests.helpers import said
+from tests.helpers import said, walk
 from tests.hosted import on_a_host, run, until
 from tests.test_widgets_shared import press_a_move
 from widgets import HatsTable, SombreroTable
 from widgets.host import HOST_ENV
 from widgets.table.classmates import NO_CODE, NO_HOST, NO_NAME, Classmates
 from widgets.table.frame import TableFrame
-from widgets.table.shared import HOST_AWAY, SharedTable
+from widgets.table.shared import HOST_AWAY, NO_NEW_GAME, NO_SHARING, NO_UNDO_HERE, SharedTable
 from widgets.toolkit.parts import is_shown
 
 
@@ -103,6 +103,30 @@ async def test_a_table_for_another_number_of_players_than_the_pages_game_is_draw
     for table in (maya, ben):
         assert len(table.ring.boxes) == 2 and table.moves_part.board, "two seats, and the tea table to press"
     assert "Maya (Ana) is thinking…" in ben.status.value
+
+
+@on_a_host
+async def test_a_page_table_that_became_a_shared_one_answers_every_button_as_shared(server: TableServer) -> None:
+    """The table changed its class when its game started at the host (``take_seat``): the buttons and the page's
+    messages, made before that, reach the shared table's own methods. A button the page hides can still be sent
+    by a forged message: undo, a link, a position code or a new game each get their refusal and change nothing."""
+    maya = await opened(server.url, players=2)
+    await joined(server.url, fold(maya).seat.code, "Ben")
+    await until(lambda: not fold(maya).start_button.disabled)
+    fold(maya).start_button.click()
+    await until(lambda: isinstance(maya, SharedTable) and maya.decides())
+    press_a_move(maya, random.Random(1))  # type: ignore[arg-type]  # a move the page completed goes to the host
+    await until(lambda: maya.game.ply == 1 and not maya.undo_button.disabled)
+    ply, dealt = maya.game.ply, maya.game.view(0)
+    copies = [part for part in walk(maya.free_play_parts[2]) if getattr(part, "description", "").startswith("copy ")]
+    for press, sentence in [
+        (maya.undo_button.click, NO_UNDO_HERE),
+        *((copy.click, NO_SHARING) for copy in copies),
+        (maya.setup.new_game_button.click, NO_NEW_GAME),
+    ]:
+        press()
+        assert said(maya.message) == sentence and "hk-error" in maya.message._dom_classes
+    assert (maya.game.ply, maya.game.view(0)) == (ply, dealt), "nothing changed"
 
 
 async def play_through(server: TableServer, code: str, tables: list[TableFrame]) -> None:

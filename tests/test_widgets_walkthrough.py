@@ -128,6 +128,9 @@ async def test_your_move_counts_a_legal_answer_and_an_illegal_try_with_its_rule_
     press_a_move(maya, random.Random(1))  # type: ignore[arg-type]
     await until(lambda: "is in: a legal move" in said(maya.message))
     assert not maya.decides(), "one try a question"
+    verdict = maya.message.value
+    tap(maya, maya.hand_buttons[0])  # a press once her answer is in: the table offers nothing now
+    assert maya.message.value == verdict, "her answer's judgement stays on the line, not a red wait"
     card, position = an_illegal_move(ben)
     tap(ben, hand_button(ben, card), ben.position_buttons[position])
     await until(lambda: "not allowed here" in said(ben.message))

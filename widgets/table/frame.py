@@ -110,6 +110,13 @@ def bot_pause(usual: float) -> float:
         raise ValueError(f"{BOT_DELAY_ENV} must be a number of seconds, not {value!r}") from None
 
 
+def late(table: object, name: str) -> Callable[..., Any]:
+    """A press handler that calls ``table``'s method ``name`` as the table's class has it at the press, not as it
+    had it when the button was made: a table on the page may take on a mix-in's class later (a classmates' table,
+    a walkthrough's: widgets/table/shared.py ``mixed``), and its presses must reach the mix-in's own methods."""
+    return lambda *args: getattr(table, name)(*args)
+
+
 class Coach(Protocol):
     """What a table asks of a lesson that guides its reader (widgets/teaching/lessons.py, ``Guide``)."""
 
@@ -688,12 +695,13 @@ class TableFrame(View):
     # -- the frame's widgets ------------------------------------------------------
 
     def _build_frame(self) -> None:
-        self.setup = SetupRow(self.game_id, self.spec.players, self.shuffled, self.start, self._refuse)
+        start, refuse = late(self, "start"), late(self, "_refuse")
+        self.setup = SetupRow(self.game_id, self.spec.players, self.shuffled, start, refuse)
         self.status = html_line("hk-status")
         self.message = html_line("hk-message")
         self.moves_part = ui.Moves()  # what the reader may do now, as data the page picks from (view.js, picker)
-        self.moves_part.on_move(self.play_offered)
-        self.moves_part.on_refused(self._refused_path)
+        self.moves_part.on_move(late(self, "play_offered"))
+        self.moves_part.on_refused(late(self, "_refused_path"))
         self._offered: dict[str, Any] = {}
         self.score_panel = html_line("hk-scorepanel")
         self.move_list = html_line("hk-movepanel")
@@ -718,9 +726,9 @@ class TableFrame(View):
         self.back_button = step_button("back", "one move back", lambda: self.go_to(self.shown_ply - 1))
         self.forward_button = step_button("forward", "one move forward", lambda: self.go_to(self.shown_ply + 1))
         self.last_button = step_button("last", "the latest position", lambda: self.go_to(self.game.ply))
-        self.undo_button = named_button("undo", "take back to your previous decision", self.undo)
-        self.hint_button = named_button("hint", "ask the strong bot for a move", self.ask_hint)
-        self.line_button = named_button("back to the original game", LINE_TIP, self.switch_line)
+        self.undo_button = named_button("undo", "take back to your previous decision", late(self, "undo"))
+        self.hint_button = named_button("hint", "ask the strong bot for a move", late(self, "ask_hint"))
+        self.line_button = named_button("back to the original game", LINE_TIP, late(self, "switch_line"))
         # The move number is in the description ("move 3 of 12"), set with the rest of the table.
         self.slider = ui.IntSlider(
             0, min=0, max=0, description="move 0 of 0", tooltip="moves played so far", readout=False
@@ -745,14 +753,14 @@ class TableFrame(View):
             placeholder="paste a code",
         )
         self.code_box.tooltip = f"a position code to load. {POSITION_SECRET}"
+        link_tip = "copy a link that opens this game from its start on any screen"
+        code_tip = f"copy the shown position as a code. {POSITION_SECRET}"
         copies = [
-            named_button("copy link", "copy a link that opens this game from its start on any screen", self.copy_link),
-            named_button("copy position", f"copy the shown position as a code. {POSITION_SECRET}", self.copy_position),
+            named_button("copy link", link_tip, late(self, "copy_link")),
+            named_button("copy position", code_tip, late(self, "copy_position")),
         ]
-        load = [
-            self.code_box,
-            named_button("load position", "put the position of the code in the box on the table", self.load_position),
-        ]
+        load_tip = "put the position of the code in the box on the table"
+        load = [self.code_box, named_button("load position", load_tip, late(self, "load_position"))]
         share = ui.Fold([row(copies), self.clipboard, row(load)], summary="Share…", tooltip=SHARE_TIP)
         share.add_class("hk-share")
         return share

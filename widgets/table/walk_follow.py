@@ -217,6 +217,11 @@ class Following(Asking):
         question = self.client.walk.get("question")
         return None if question is None or question["number"] in self.answered else question
 
+    def judgement(self) -> Frame | None:
+        """The host's judgement of the student's try at the question open now (None before she tried)."""
+        asked = (self.client.walk or {}).get("question") if self.client is not None else None
+        return None if asked is None else self.answered.get(asked["number"])
+
     def heard(self, frame: Frame) -> None:
         """The class's position, the teacher's presence, or the end of the walkthrough."""
         kind = frame.get("type")
@@ -390,8 +395,20 @@ class ClassTable(KeptElsewhere):
 
     def judged(self, reply: Frame) -> None:
         """The host's judgement of the student's try, on the message line (the rule behind "why?")."""
-        move = str(reply["move"])
         self.refresh()
+        self._say_judgement(reply)
+
+    def _refused_path(self, ids: list[int]) -> None:
+        """A press once her answer is in (the table offers no move now) shows its judgement again, not a red "wait":
+        the verdict stays on the line however often she presses, and the press is no second try."""
+        judgement = None if self.trying else self.follow.judgement()
+        if judgement is None:
+            super()._refused_path(ids)
+        elif all(self.part_by_id(uid) is not None for uid in ids):
+            self._say_judgement(judgement)
+
+    def _say_judgement(self, reply: Frame) -> None:
+        move = str(reply["move"])
         if reply["legal"]:
             self.say(f"Your answer, {move}, is in: a legal move. Your teacher plays on when the class has answered.")
         else:
@@ -403,8 +420,7 @@ class ClassTable(KeptElsewhere):
     def waiting_text(self, shown: Any) -> str:
         if self.trying:
             return super().waiting_text(shown)
-        asked = (self.follow.client.walk or {}).get("question") if self.follow.client is not None else None
-        if asked is not None and asked["number"] in self.follow.answered:
+        if self.follow.judgement() is not None:
             return "Your answer is in: your teacher plays on when the class has answered."
         return f"{self._acting_names(shown)} to move: your teacher plays."
 
@@ -462,7 +478,6 @@ def follow_class(table: TableFrame, fold: Following) -> ClassTable:
     following = cast(ClassTable, table)
     following.follow, following.trying, following.teacher, following.bot_delay = fold, False, False, 0
     fold.table = following
-    following.moves_part.on_move(following.play_offered)  # the page's moves are tries now (bound to the old class)
     TableFrame.start(following, fold.game(), fold.seats())  # type: ignore[arg-type]  # (its own start refuses)
     following._sit()
     return following
