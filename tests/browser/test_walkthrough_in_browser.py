@@ -5,7 +5,8 @@ The teacher (1920 x 1080, a projector, light) opens the Sombrero page with the h
 the page with ``?walk=CODE``, each at their own screen (Maya 1280 px light, Noor 390 px dark, Ravi 390 px light), type
 their names and follow; the teacher's fold lists all three. The teacher plays by clicks on the page's own table (the
 strong bot answers for Black) and asks "your move?" at two positions: after White's first action, and at White's
-next turn. At the first, Maya and Noor press legal moves, and Ravi presses a piece and then a square two away: the
+next turn. At the first, Maya and Noor press legal moves (Maya then presses a piece again: her verdict stays on her
+message line), and Ravi presses a piece and then a square two away: the
 page sends it as his try, the host refuses it by rule S2 and his message line says so; the teacher's tally counts
 "3 of 3 answered" and the illegal try by its rule. At the second all three answer legal moves. After each question
 the teacher plays on, and every student's table follows: its move list as long as the host's walk position. Noor
@@ -224,6 +225,11 @@ def test_three_students_follow_the_teachers_projector_answer_two_questions_and_t
     snap(noor.page, "walkthrough-student-390-dark")
     snap(ravi.page, "walkthrough-student-390-light")
     answer_legal(maya)
+    piece = maya.table.locator(STUDENTS[PAGE].picks).first  # pressed again once her answer is in
+    if maya.kernel.press(piece, "Maya's piece after her answer") != 1:
+        pytest.fail("a press once her answer was in sent her kernel nothing: the page cannot say why")
+    expect(maya.answer).to_be_visible()  # her verdict stays on the line, not a red "wait"
+    expect(maya.answer).not_to_have_class(re.compile(r"\bhk-error\b"))
     answer_legal(noor)
     illegal = answer_two_squares_away(ravi)
     expect(tally).to_contain_text("Question 1")
