@@ -1,17 +1,15 @@
 """Every reader (issue 10): keyboards, screen readers, contrast, a dark theme and a phone's width.
 
-One served app (the session's `voila` fixture) for every test here. Each page is
-opened light at 1280 px and checked with axe-core (no serious or critical
-violation), in a window as tall as the page, so that the contrast of every text
-is checked and not only the first screen's; then narrowed to a phone's 390 px
-(nothing wider than the screen, no words wider than their card or button, a
-numbered row on one line, the slider with room to slide, no two cards on top
-of each other), then opened again with ``?theme=dark`` (a dark page that axe
-still passes, all of it). With HATSKIT_SCREENSHOTS=<directory> each of the
-three is saved there as <page>-light.png, <page>-phone.png and <page>-dark.png
-(docs/screenshots/ holds the README's). A long game's move numbers show whole.
-The spinner shown while a page loads moves in steps, and stands still for a
-reader whose system asks for less motion.
+One served app (the session's `voila` fixture) for every test here. Each page that is not a game's (the index;
+test_phone_in_browser.py checks every game page the same way, at 390 px first, in one load a theme) is opened light
+at 1280 px and checked with axe-core (no serious or critical violation), in a window as tall as the page, so that
+the contrast of every text is checked and not only the first screen's; then narrowed to a phone's 390 px (nothing
+wider than the screen, no words wider than their card or button, a numbered row on one line, the slider with room to
+slide, no two cards on top of each other), then opened again with ``?theme=dark`` (a dark page that axe still
+passes, all of it). With HATSKIT_SCREENSHOTS=<directory> each of the three is saved there as <page>-light.png,
+<page>-phone.png and <page>-dark.png (docs/screenshots/ holds the README's). A long game's move numbers show whole.
+The spinner shown while a page loads moves in steps, and stands still for a reader whose system asks for less
+motion.
 """
 
 from __future__ import annotations
@@ -25,15 +23,18 @@ from typing import TYPE_CHECKING, Any
 import pytest
 
 from tests.browser.conftest import PHONE, PHONE_PROBLEMS, WCAG_CONTRAST, WIDE, open_page, serious_violations, snap
-from tests.conftest import NOTEBOOK_DIR, NOTEBOOKS
+from tests.conftest import GAME_NOTEBOOKS, NOTEBOOK_DIR, NOTEBOOKS
 
 if TYPE_CHECKING:
     from playwright.sync_api import Locator, Page
 
 Evaluated = Callable[["Locator", str, Any], None]
 
+# The pages that are not a game's: each game page gets these checks, and more, from test_phone_in_browser.py.
+PAGES_NOT_GAMES = [notebook for notebook in NOTEBOOKS if notebook.stem not in GAME_NOTEBOOKS]
 
-@pytest.mark.parametrize("notebook", NOTEBOOKS, ids=lambda notebook: notebook.stem)
+
+@pytest.mark.parametrize("notebook", PAGES_NOT_GAMES, ids=lambda notebook: notebook.stem)
 def test_page_reads_well_light_dark_and_on_a_phone(
     page: Page, voila: str, notebook: Path, expect_evaluated: Evaluated
 ) -> None:

@@ -1,14 +1,16 @@
 """Every game's table on a phone (issue 29): controls a finger can press, nothing to scroll sideways, set-up folded.
 
-One served app (the session's `voila` fixture). Each game page is opened at 390 x 844, light and dark: every
-visible control of the page (buttons, cards and squares, choice and text boxes, the slider, a tick box with its
-line, a fold's summary; the tables', the move exercises', and those between them, such as the button that opens
-a finished game on a table) is at least 44 px on its short side, with the *New game…* panel folded and open;
-nothing on the page scrolls sideways, no words are wider than their card or button, and a numbered row (the tea
-table, the assembly line) stays on one line (test_every_reader.py's phone checks); the guided lesson's box takes
-at most a quarter of the first screen, its lessons one row; axe-core passes the whole page, the contrast of every
-text in both themes. At 1280 px nothing scrolls sideways or spills out of its card either, and axe-core passes
-the open panel. The panel opens and closes from the keyboard and says so (``aria-expanded``), and *Start* folds
+One served app (the session's `voila` fixture). Each game page is opened at 390 x 844, light and dark: every visible
+control of the page (buttons, cards and squares, choice and text boxes, the slider, a tick box with its line, a
+fold's summary; the tables', the move exercises', and those between them, such as the button that opens a finished
+game on a table) is at least 44 px on its short side, with the *New game…* panel folded and open; nothing on the
+page scrolls sideways, no words are wider than their card or button, and a numbered row (the tea table, the assembly
+line) stays on one line (test_every_reader.py's phone checks); the guided lesson's box takes at most a quarter of
+the first screen, its lessons one row; axe-core passes the whole page, the contrast of every text in both themes. At
+1280 px nothing scrolls sideways or spills out of its card either, and axe-core passes the whole page with the panel
+open; in the dark theme the page is dark. These are every game page's checks of test_every_reader.py too: one load a
+page and theme. With HATSKIT_SCREENSHOTS=<directory> each page is saved there as <game>-phone-<theme>.png and
+<game>-<theme>.png. The panel opens and closes from the keyboard and says so (``aria-expanded``), and *Start* folds
 it again.
 """
 
@@ -18,6 +20,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 import pytest
+from playwright.sync_api import expect
 
 from tests.browser.conftest import (
     OVERFLOWING,
@@ -28,6 +31,7 @@ from tests.browser.conftest import (
     WIDE,
     open_page,
     serious_violations,
+    snap,
 )
 from tests.conftest import GAME_NOTEBOOKS
 
@@ -72,6 +76,10 @@ LESSON_TOO_BIG = """(root) => {
 }"""
 
 
+# Whether the page's background is dark (each of its red, green and blue under 80).
+DARK_PAGE = "(b) => getComputedStyle(b).backgroundColor.match(/\\d+/g).slice(0, 3).every((c) => +c < 80)"
+
+
 def assert_finger_wide(pills: Locator) -> None:
     """Every one of ``pills`` is at least 44 px on its short side, a finger on a phone (WCAG 2.5.5)."""
     for pill in pills.all():
@@ -81,8 +89,6 @@ def assert_finger_wide(pills: Locator) -> None:
 
 def open_setup(page: Page) -> Locator:
     """Open the play table's *New game…* panel with a click; return its *Start* button, once it shows."""
-    from playwright.sync_api import expect
-
     table = page.locator(".hk-table.hk-main")
     table.locator("summary", has_text="New game…").click()
     start = table.get_by_role("button", name="Start", exact=True)
@@ -97,24 +103,30 @@ def test_every_control_takes_a_finger_and_nothing_scrolls_sideways(
 ) -> None:
     page.set_viewport_size(PHONE)
     open_page(page, f"{voila}/voila/render/{game}.ipynb?theme={theme}")
-    html = page.locator("html")
+    html, body = page.locator("html"), page.locator("body")
+    if theme == "dark":  # Voilà's dark theme, on a dark page
+        expect_evaluated(body, "(b) => b.dataset.jpThemeLight", "false")
+        expect_evaluated(body, DARK_PAGE, True)
     expect_evaluated(html, PHONE_PROBLEMS, [])
     expect_evaluated(html, SMALL_CONTROLS, [])
     expect_evaluated(html, LESSON_TOO_BIG, [])
     # At a phone's width, the whole page: no text that scrolls sideways out of the keys' reach, every text's contrast.
     assert serious_violations(page, whole_page=True) == []
-    open_setup(page)
+    snap(page, f"{game}-phone-{theme}")
+    start = open_setup(page)
     expect_evaluated(html, PHONE_PROBLEMS, [])
     expect_evaluated(html, SMALL_CONTROLS, [])
     page.set_viewport_size(WIDE)
     for wide_problems in (SIDEWAYS, OVERFLOWING, ROWS_BROKEN):
         expect_evaluated(html, wide_problems, [])
-    assert serious_violations(page) == []  # the open panel (test_every_reader checks the page as it opens)
+    assert serious_violations(page, whole_page=True) == []  # at 1280 px, the whole page with the panel open
+    page.locator(".hk-table.hk-main summary", has_text="New game…").click()  # folded again: the page as it opened
+    expect(start).to_be_hidden()
+    page.evaluate("() => document.activeElement.blur()")  # no focus ring on the README's screenshot
+    snap(page, f"{game}-{theme}")
 
 
 def test_the_new_game_panel_opens_from_the_keyboard_and_start_folds_it(page: Page, voila: str) -> None:
-    from playwright.sync_api import expect
-
     open_page(page, f"{voila}/voila/render/hats.ipynb")
     table = page.locator(".hk-table.hk-main")
     summary = table.locator("summary", has_text="New game…")
@@ -141,8 +153,6 @@ def test_the_new_game_panel_opens_from_the_keyboard_and_start_folds_it(page: Pag
 def test_a_row_of_choice_pills_is_one_tab_stop_whose_arrow_keys_move_the_choice(page: Page, voila: str) -> None:
     """Issue 29: the number of players is a radio group of pills, each a finger wide on a phone; an arrow key
     chooses the next pill, and the choice reaches the kernel (the seats of the new count appear)."""
-    from playwright.sync_api import expect
-
     page.set_viewport_size(PHONE)
     open_page(page, f"{voila}/voila/render/hats.ipynb")
     open_setup(page)
@@ -169,8 +179,6 @@ def test_the_two_types_left_out_are_pressed_as_pills_and_start_a_game_without_th
 ) -> None:
     """Issue 29: Hats' two-player option is pills that stay pressed (check boxes), not a text box; a third press
     lets go of the first pressed, each pill is its own Tab stop, a finger wide, and Start deals without them."""
-    from playwright.sync_api import expect
-
     page.set_viewport_size(PHONE)
     open_page(page, f"{voila}/voila/render/hats.ipynb?theme={theme}")
     start = open_setup(page)
