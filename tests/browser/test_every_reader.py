@@ -7,9 +7,9 @@ the contrast of every text is checked and not only the first screen's; then narr
 wider than the screen, no words wider than their card or button, a numbered row on one line, the slider with room to
 slide, no two cards on top of each other), then opened again with ``?theme=dark`` (a dark page that axe still
 passes, all of it). With HATSKIT_SCREENSHOTS=<directory> each of the three is saved there as <page>-light.png,
-<page>-phone.png and <page>-dark.png (docs/screenshots/ holds the README's). A long game's move numbers show whole.
-The spinner shown while a page loads moves in steps, and stands still for a reader whose system asks for less
-motion.
+<page>-phone.png and <page>-dark.png (the README's game pages come from test_phone_in_browser.py). A long game's
+move numbers show whole. The spinner shown while a page loads moves in steps, and stands still for a reader whose
+system asks for less motion.
 """
 
 from __future__ import annotations

@@ -87,11 +87,15 @@ def assert_finger_wide(pills: Locator) -> None:
         assert box is not None and min(box["width"], box["height"]) >= 44
 
 
+def new_game_fold(page: Page) -> Locator:
+    """The play table's *New game…* summary: a click opens its panel, or folds it again."""
+    return page.locator(".hk-table.hk-main summary", has_text="New game…")
+
+
 def open_setup(page: Page) -> Locator:
     """Open the play table's *New game…* panel with a click; return its *Start* button, once it shows."""
-    table = page.locator(".hk-table.hk-main")
-    table.locator("summary", has_text="New game…").click()
-    start = table.get_by_role("button", name="Start", exact=True)
+    new_game_fold(page).click()
+    start = page.locator(".hk-table.hk-main").get_by_role("button", name="Start", exact=True)
     expect(start).to_be_visible()
     return start
 
@@ -120,7 +124,7 @@ def test_every_control_takes_a_finger_and_nothing_scrolls_sideways(
     for wide_problems in (SIDEWAYS, OVERFLOWING, ROWS_BROKEN):
         expect_evaluated(html, wide_problems, [])
     assert serious_violations(page, whole_page=True) == []  # at 1280 px, the whole page with the panel open
-    page.locator(".hk-table.hk-main summary", has_text="New game…").click()  # folded again: the page as it opened
+    new_game_fold(page).click()  # folded again: the page as it opened
     expect(start).to_be_hidden()
     page.evaluate("() => document.activeElement.blur()")  # no focus ring on the README's screenshot
     snap(page, f"{game}-{theme}")
