@@ -13,7 +13,7 @@ from tests.helpers import page_tree, press, shown_strings
 from widgets import HatsOffTable, HatsTable, MadderTable, SombreroTable
 from widgets.teaching.exercise import MoveExercise
 from widgets.toolkit import ui
-from widgets.toolkit.parts import HIDDEN, View, is_shown, named_button, show
+from widgets.toolkit.parts import HIDDEN, View, is_shown, named_button, piece_button, set_face, set_marks, show
 from widgets.toolkit.style import WIDGET_CSS
 
 TABLES: dict[str, Callable[[], ui.Surface]] = {
@@ -137,6 +137,18 @@ def test_show_hides_by_class_and_the_style_sheet_hides_that_class() -> None:
     show(first, True)
     assert is_shown(first) and HIDDEN not in first._dom_classes
     assert f".{HIDDEN} {{ display: none !important; }}" in WIDGET_CSS
+
+
+def test_a_card_drawn_again_the_same_is_left_alone_but_one_changed_since_is_drawn_again() -> None:
+    card = piece_button()
+    set_face(card, "Beret", "a Beret in Ana's hand", ["hk-legal"], ["hk-legal", "hk-selected"], face="<svg/>")
+    clock = card.changed
+    set_face(card, "Beret", "a Beret in Ana's hand", ["hk-legal"], ["hk-legal", "hk-selected"], face="<svg/>")
+    assert card.changed == clock  # nothing was set again
+    card.description = "Fedora"  # changed since by something else: the next drawing puts it right
+    set_marks(card, ["hk-selected"], ["hk-legal", "hk-selected"])
+    set_face(card, "Beret", "a Beret in Ana's hand", ["hk-legal"], ["hk-legal", "hk-selected"], face="<svg/>")
+    assert (card.description, card._dom_classes, card.face) == ("Beret", ("hk-legal",), "<svg/>")
 
 
 def test_a_choice_keeps_its_value_among_new_options_or_takes_the_first() -> None:

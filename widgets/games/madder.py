@@ -615,7 +615,6 @@ class InventoryCards:
     def __init__(self, seat: int) -> None:
         self.seat = seat
         self._groups: list[tuple[list[str], str]] = []  # each shown style's hats and caption, in order
-        self._drawn: dict[int, tuple[Any, ...]] = {}  # card button id -> what it was last drawn with (_show_card)
         self._count = 0
         self.name = html_line("hk-holdname")
         self.buttons = [[tap_card() for _ in range(STYLE_SLOTS)] for _ in range(STYLE_COUNT)]
@@ -654,18 +653,15 @@ class InventoryCards:
                 self._show_card(button, hats[slot] if slot < len(hats) else None, cards, look, disabled)
 
     def _show_card(self, button: ui.Button, hat: str | None, cards: CardSet, look: Look, disabled: bool) -> None:
-        """One card: ``hat``, marked and named by ``look``, or hidden. A card drawn as it already is is left
-        alone: most of an inventory's cards are empty slots, and most hats stay as they were from move to move."""
-        drawn: tuple[Any, ...] = ("", "", (), "", disabled)
+        """One card: ``hat``, marked and named by ``look``, or hidden (most of an inventory's cards are empty
+        slots)."""
+        text, tip, marks, face = "", "", [], ""
         if hat is not None:
             marks, tip = look(HatAt(hat, self.seat), f"{hat_words(hat)} in {SEAT_NAMES[self.seat]}'s inventory")
-            drawn = (hat_words(hat), tip, tuple(marks), hat_html(hat, cards), disabled)
-        if self._drawn.get(button.uid) == drawn:
-            return
-        self._drawn[button.uid] = drawn
-        text, tip, marks, face, _ = drawn
+            text, face = hat_words(hat), hat_html(hat, cards)
         set_face(button, text, tip, marks, MARKS, visible=hat is not None, face=face)
-        button.disabled = disabled
+        if button.disabled != disabled:
+            button.disabled = disabled
 
 
 RULE_IDS = re.compile(r"\s*\(M\d(, M\d)*\)$")  # "(M5)" at the end of a score line's reason

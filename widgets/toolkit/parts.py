@@ -48,12 +48,17 @@ def set_face(
     ``face`` is the renderer's picture of what the button shows (a card): the page shows it instead of ``text``.
     Only what changes is set: a table shows every card again after each move, most cards stay as they were,
     and traitlets validates every assignment, an equal one too: setting them all would spend much of a move's
-    time in the kernel on cards that did not change.
+    time in the kernel on cards that did not change. A button drawn with the same arguments last time, and not
+    changed since by anything else (its change clock says so), is left alone without even comparing.
     """
+    drawn = (text, tooltip, tuple(marks), tuple(managed), visible, face, button.changed)
+    if button.face_drawn == drawn:
+        return
     classes = _classes(button, [*marks, *([] if visible else [HIDDEN])], [*managed, HIDDEN])
     for name, value in (("description", text), ("face", face), ("tooltip", tooltip), ("_dom_classes", classes)):
         if getattr(button, name) != value:
             setattr(button, name, value)
+    button.face_drawn = (*drawn[:-1], button.changed)
 
 
 def css_of(**layout: str) -> str:

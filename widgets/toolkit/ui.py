@@ -186,6 +186,9 @@ class Button(Part):
     def __init__(self, **settings: Any) -> None:
         super().__init__(**settings)
         self._clicks: list[Callable[[Button], None]] = []
+        # What widgets.toolkit.parts.set_face last drew here, with this part's change clock just after: while
+        # both match, nothing has changed the button since, and set_face has nothing to do.
+        self.face_drawn: tuple[object, ...] = ()
 
     def on_click(self, action: Callable[[Button], None]) -> None:
         self._clicks.append(action)
