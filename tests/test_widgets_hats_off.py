@@ -16,6 +16,7 @@ import ipywidgets as widgets
 import pytest
 
 import hatskit
+from hatskit.drawing import without_rules
 from tests.helpers import RULE_ID, FixedBot, position, press, said, why, widget_states, with_deck
 from widgets.games.hats_off import OTHER_TIME, HatsOffTable, answer_move, describe, prompt_text
 from widgets.games.race import Answer, read_answer
@@ -280,7 +281,8 @@ def test_a_whole_race_game_by_answers_ends_with_the_score() -> None:
             send(table, pad.top if pad.top in pad.hand else "off" if pad.can_call else "pass", 0.55)
         clock.advance(2)
     assert table.game.is_over and table.pad.phase == "over"
-    assert table.pad.prompt == str(table.game.outcome())
+    assert table.pad.prompt == without_rules(str(table.game.outcome()))[0]  # "Ben wins with 19 cards"
+    assert not RULE_ID.search(table.pad.prompt), "the ids stay in the why"
     counts = table.game.view(0)["won_counts"]
     assert f"won ({counts[1]})" in seats_text(table).split("Ben")[1]
 

@@ -42,6 +42,7 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from playwright.sync_api import expect
 
 from tests.browser.test_lessons_in_browser import FIRST_CLICK, play_the_first_lesson
+from tests.helpers import RULE_ID
 
 if TYPE_CHECKING:
     from playwright.sync_api import Locator, Page, WebSocket
@@ -293,6 +294,8 @@ def play_to_the_end(kernel: Kernel, table: Locator, game: str, rng: random.Rando
     for presses in range(seen.student.presses):
         now = seen.look(table)
         if now["over"]:
+            ended = table.inner_text()  # what a student reads at the end, the closed "why?" and "how?" left out
+            assert not RULE_ID.search(ended), f"{game}: a ruling id shows at the end, not only in a why: {ended}"
             return presses
         kind = next((kind for kind in ORDER if now[kind]), None)
         if kind is None and not (now["thinking"] or game == "hats_off"):

@@ -501,7 +501,7 @@ def prompt_text(view: HatsOffView, can_act: bool) -> str:
     """What the reader may do now, with the keys, in one line (rule ids stay in the "why" and the rules notes)."""
     names, phase = view["names"], view["phase"]
     if phase == "over":
-        return str(view["outcome"])
+        return without_rules(str(view["outcome"]))[0]
     if phase == "wear":
         if can_act:
             return "Choose a card to wear on your head: look at it well, it is your only look. Keys 1-4."
