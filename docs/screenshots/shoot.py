@@ -115,7 +115,15 @@ def main() -> None:
         shoot(base)
     finally:
         server.terminate()
-    (HERE / "gallery.md").write_text(gallery() + "\n", encoding="utf-8")
+    page = HERE / "gallery.md"
+    page.write_text(gallery() + "\n" + sections_of_others(page.read_text(encoding="utf-8")), encoding="utf-8")
+
+
+def sections_of_others(text: str) -> str:
+    """The sections of the gallery another script's pictures fill (the walkthrough's, from its browser test),
+    kept as they are: every ``## `` section whose heading is not a game's."""
+    kept = [section for section in text.split("\n## ")[1:] if section.splitlines()[0] not in TITLES.values()]
+    return "\n".join(f"## {section}" for section in kept)
 
 
 if __name__ == "__main__":
