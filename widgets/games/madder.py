@@ -32,13 +32,12 @@ stand-in cards are never taken for the printed ones (M6).
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Sequence
 from functools import partial
 from typing import Any
 
 from hatskit.core import EndPhase, ScoreLine
-from hatskit.drawing import escape, hold_html, seat_contents_html, seat_head_html, slot_html
+from hatskit.drawing import escape, hold_html, seat_contents_html, seat_head_html, slot_html, without_rules
 from hatskit.games.madder import DECLINE, DONE, Discard, HatAt, MadderOptions, MoveHat, Play, Swap, Take, card_set
 from hatskit.games.madder.components import (
     ABILITY,
@@ -664,7 +663,6 @@ class InventoryCards:
             button.disabled = disabled
 
 
-RULE_IDS = re.compile(r"\s*\(M\d(, M\d)*\)$")  # "(M5)" at the end of a score line's reason
 NEXT_ROUND_TIP = "you have seen how the round scored: go on (the computer players wait for this)"
 
 
@@ -696,7 +694,7 @@ def _count(line: ScoreLine) -> int:
 
 def _reason(line: ScoreLine) -> str:
     """A score line's reason, small, without its rule id (the rules notes explain the ids)."""
-    return f"<small>{escape(RULE_IDS.sub('', line.explanation))}</small>"
+    return f"<small>{escape(without_rules(line.explanation)[0])}</small>"
 
 
 DECLINE_TIP = "leave the waiting ability unused"
