@@ -241,25 +241,6 @@ def _row(
     )
 
 
-def rule_tag(rule: str) -> str:
-    """A ruling id as a small tag, "(H2)", whose tooltip gives the rule's short name."""
-    name = RULE_NAMES.get(rule, "")
-    title = f"rule {rule}: {name}" if name else f"rule {rule}"
-    return f'<abbr class="hk-rule" title="{escape(title)}">({escape(rule)})</abbr>'
-
-
-def event_html(event: Event) -> str:
-    """One narrated event with its ruling as a tag: the one way every game shows rule ids.
-
-    Some engines end an event's text with its id already ("... (S3)"); that copy
-    is dropped, so the id shows once, from ``Event.rule``.
-    """
-    if event.rule is None:
-        return escape(event.text)
-    text = event.text.removesuffix(f" ({event.rule})")
-    return f"{escape(text)} {rule_tag(event.rule)}"
-
-
 RULE_ID = re.compile(r"\b[HOMS]\d{1,2}\b")  # a ruling id: H10, O3, M4, S2
 _ASIDE = re.compile(r"\s*\(([^()]*)\)")  # an aside in brackets, with the space before it
 

@@ -5,7 +5,8 @@
 The reader presses one of the offered moves, or types a move and presses *Try*. A move
 that cannot be read or breaks the rules gets the engine's own sentence
 (``game.why_illegal``); a legal one is played on a copy, its events are
-narrated and the exercise's goal says whether it solves the puzzle and why.
+narrated and the exercise's goal says whether it solves the puzzle and why. As on a table's message line,
+the rules' ids wait in one folded "why?" (``hatskit.drawing.told_html``), not in the sentences.
 The starting game is never changed, so *Reset* (or the next try) starts over
 from the same position. Built for a seat, the exercise shows only what that
 seat may see, so hidden cards never reach the browser.
@@ -19,7 +20,7 @@ from functools import partial
 from typing import Any
 
 from hatskit import Game, HatskitError
-from hatskit.drawing import event_html
+from hatskit.drawing import Told, told_html, without_rules
 from widgets.toolkit import ui
 from widgets.toolkit.parts import View, html_line, named_button, row
 
@@ -93,13 +94,12 @@ class MoveExercise(View):
         trial = fresh_copy(self.start)
         reason = trial.why_illegal(notation)
         if reason is not None:
-            self._show(self.start, html.escape(f"✘ Not allowed: {reason}"), "hk-bad")
+            self._show(self.start, told_html([f"✘ Not allowed: {reason}"]), "hk-bad")
             return
         move = trial.parse(notation)
         events = trial.play(move)
         self.trial = trial
-        narration = html.escape(f"✔ {move} is legal. ") + " · ".join(event_html(event) for event in events)
-        self._show(trial, narration + self._verdict(move), "hk-good")
+        self._show(trial, told_html([f"✔ {move} is legal.", *events, *self._verdict(move)]), "hk-good")
 
     def reset(self) -> None:
         """Back to the starting position with an empty move box."""
@@ -107,13 +107,13 @@ class MoveExercise(View):
         self.text.value = ""
         self._show(self.start, "", "")
 
-    def _verdict(self, move: Any) -> str:
-        """The goal's judgement of a legal move as an HTML line ("" without a goal)."""
+    def _verdict(self, move: Any) -> list[Told]:
+        """The goal's judgement of a legal move, a line in bold (none without a goal)."""
         if self.goal is None:
-            return ""
+            return []
         met, why = self.goal(fresh_copy(self.start), move)
         mark = "Goal met" if met else "Not the answer yet"
-        return f"<br><b>{mark}:</b> {html.escape(why)}"
+        return [Told(f"{mark}: {without_rules(why)[0]}", (why,), strong=True)]
 
     def _show(self, game: Game, message_html: str, verdict: str) -> None:
         """Show ``game``'s position and an (already escaped) feedback line, ``verdict`` its class (hk-good,
