@@ -346,11 +346,12 @@ def score_panel_html(sheet: ScoreSheet, outcome: Outcome | None) -> str:
 def move_list_html(plies: Sequence[Sequence[Event]], shown: int) -> str:
     """The game's moves as a numbered list, each told by its events (public words only, as the message
     line tells them, without their rule ids: a move stepped to is told on the message line, its rules behind
-    "why?"); the move that led to the shown position is marked (bold, a ◀, aria-current)."""
+    "why?"); the move that led to the shown position is marked (bold, a ◀, aria-current). Without moves it says
+    so of this table: a game opened from a link at a later position, its end even, has none here either."""
     marked = ' class="hk-last" aria-current="step"'
     told = ["; ".join(_told(event.text) for event in events) or "a move" for events in plies]
     items = [f"<li{marked if number == shown else ''}>{line}</li>" for number, line in enumerate(told, start=1)]
-    body = f'<ol class="hk-movelist">{"".join(items)}</ol>' if items else "<div>No moves yet.</div>"
+    body = f'<ol class="hk-movelist">{"".join(items)}</ol>' if items else "<div>No moves on this table yet.</div>"
     return f'<div class="hk hk-panel"><div class="hk-lead"><b>Moves</b></div>{body}</div>'
 
 
