@@ -245,3 +245,19 @@ def test_a_table_code_that_is_not_letters_is_refused_by_the_link() -> None:
     table = HatsTable.from_link(hatskit.new_game("hats", seed=1), query="table=12;drop")
     assert "the link's table must be one code of letters" in said(table.message)
     assert fold(table).code_box.value == ""
+
+
+@on_a_host
+async def test_a_join_pressed_while_the_page_asks_the_hub_for_a_seat_is_made_once_the_hub_answers(
+    server: TableServer,
+) -> None:
+    maya = await opened(server.url)
+    code = fold(maya).seat.code
+    with patch("widgets.table.classmates._hub", return_value={"hub_token": "ben's hub token"}):
+        ben = page(HatsTable, server.url, query=f"table={code.lower()}")  # on a hub the page asks for Ben's seat
+        assert note(ben) == "Looking for your seat…"
+        fold(ben).name_box.value = "Ben"
+        fold(ben).join_button.click()  # before the hub answered: not refused, not lost
+        assert note(ben) == f"Joining table {code}…"
+        await until(lambda: fold(ben).seat is not None and fold(ben).seat.presence is not None)
+    assert [entry["name"] for entry in fold(maya).seat.presence["seats"] if entry.get("name")] == ["Maya", "Ben"]

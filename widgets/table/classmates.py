@@ -162,6 +162,8 @@ class Classmates(HostFold):
         self.table = table
         self.seat: ClientSeat | None = None
         self.kept: dict[str, dict[str, str]] = {}
+        self._looking = False  # the page is asking the hub for this user's seat at the link's table
+        self._join_when_looked = False  # and *join* was pressed meanwhile: it is the next request
         self._start_asking(url)
         self._build(code)
         super().__init__(self._parts(), summary="Play with classmates…", tooltip=CLASSMATES_TIP)
@@ -227,6 +229,9 @@ class Classmates(HostFold):
         code = self.code_box.value.strip().upper()
         if not code:
             self.say(NO_CODE, error=True)
+        elif self._looking:  # the page's own question to the hub is out: the press waits for its answer, not lost
+            self._join_when_looked = True
+            self.say(f"Joining table {code}…")
         elif code in self.kept:
             self._run("Going back to your seat…", self._rejoin(code, self.kept[code]["token"]))
         elif (name := self._name()) is not None:
@@ -265,6 +270,7 @@ class Classmates(HostFold):
             self.name_box.value = self.kept[code].get("name", "")
             self.press_join()
         elif _hub():  # on a hub the user holds the seat: back to it, if they sat there
+            self._looking = True
             self._run("Looking for your seat…", self._back_on_hub(code))
 
     # -- talking to the host ---------------------------------------------------------------------
@@ -285,11 +291,18 @@ class Classmates(HostFold):
         self._seated(await ClientSeat.rejoin(self._url(), code, token, **_hub()))
 
     async def _back_on_hub(self, code: str) -> None:
-        """Back to the hub user's seat at ``code``; a user who never sat there is left to join, with no sentence."""
+        """Back to the hub user's seat at ``code``; a user who never sat there is left to join, with no sentence,
+        or joins now if they pressed *join* while the hub was asked (the press is the next request)."""
         from tablehost.client import TableRefused
 
-        with contextlib.suppress(TableRefused):
-            await self._rejoin(code, None)
+        try:
+            with contextlib.suppress(TableRefused):
+                await self._rejoin(code, None)
+        finally:
+            self._looking = False
+            joining, self._join_when_looked = self._join_when_looked, False
+        if joining and self.seat is None:
+            asyncio.get_running_loop().call_soon(self.press_join)  # after this request is over (_answered)
 
     def _url(self) -> str:
         assert self.url is not None, "no press reaches the host without one: the rows are hidden"
