@@ -56,11 +56,17 @@ async def opened(url: str, table_class: type[TableFrame] = HatsTable, players: i
     return maya
 
 
-async def joined(url: str, code: str, name: str, table_class: type[TableFrame] = HatsTable) -> TableFrame:
-    """A classmate's page opened with the table's link, their name typed, *join* pressed."""
+def join_pressed(url: str, code: str, name: str, table_class: type[TableFrame] = HatsTable) -> TableFrame:
+    """A classmate's page opened with the table's link, their name typed, *join* pressed (not yet answered)."""
     ben = page(table_class, url, query=f"table={code.lower()}")
     fold(ben).name_box.value = name
     fold(ben).join_button.click()
+    return ben
+
+
+async def joined(url: str, code: str, name: str, table_class: type[TableFrame] = HatsTable) -> TableFrame:
+    """A classmate's page opened with the table's link, their name typed, *join* pressed and answered."""
+    ben = join_pressed(url, code, name, table_class)
     await until(lambda: fold(ben).seat is not None and fold(ben).seat.presence is not None)
     return ben
 
@@ -254,10 +260,7 @@ async def test_a_join_pressed_while_the_page_asks_the_hub_for_a_seat_is_made_onc
     maya = await opened(server.url)
     code = fold(maya).seat.code
     with patch("widgets.table.classmates._hub", return_value={"hub_token": "ben's hub token"}):
-        ben = page(HatsTable, server.url, query=f"table={code.lower()}")  # on a hub the page asks for Ben's seat
-        assert note(ben) == "Looking for your seat…"
-        fold(ben).name_box.value = "Ben"
-        fold(ben).join_button.click()  # before the hub answered: not refused, not lost
-        assert note(ben) == f"Joining table {code}…"
+        ben = join_pressed(server.url, code, "Ben")  # as the page opens it asks for Ben's seat; join before the answer
+        assert note(ben) == f"Joining table {code}…", "not refused, not lost"
         await until(lambda: fold(ben).seat is not None and fold(ben).seat.presence is not None)
     assert [entry["name"] for entry in fold(maya).seat.presence["seats"] if entry.get("name")] == ["Maya", "Ben"]
