@@ -472,6 +472,24 @@ def test_hats_another_seats_black_hat_comes_from_its_hand(hats_table: Locator, r
     assert near(end(went), middle(seat.and_(page.locator('[title="black hat"]')).last))
 
 
+def test_hats_a_players_score_lines_opened_stay_open_while_the_game_goes_on(
+    hats_table: Locator, replica: HatsTable
+) -> None:
+    """A reader who opens a total's "how?" reads its lines while the bots play on: every move changes the score
+    sheet, and before view.js wrote new markup into the elements it had, each closed the fold again."""
+    table = hats_table
+    fold = table.locator(".hk-scorepanel details").first
+    fold.locator("summary").click()
+    expect(fold).to_have_attribute("open", "")
+    first_line = table.locator(".hk-movelist li").first
+    play_first_exchange(table, replica)
+    expect(table.locator(".hk-scorepanel summary").first).to_contain_text(f"Ana: {replica.game.score().totals[0]} ")
+    expect(fold).to_have_attribute("open", "")
+    expect(table.locator(".hk-movelist li")).to_have_count(replica.game.ply)
+    first_move = "; ".join(without_rules(event.text)[0] for event in replica.game.events[0])
+    expect(first_line).to_have_text(first_move, use_inner_text=True)
+
+
 def test_hats_a_score_line_points_at_the_cards_it_counts(hats_table: Locator, replica: HatsTable, page: Page) -> None:
     table = hats_table
     play_first_exchange(table, replica)

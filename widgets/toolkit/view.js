@@ -197,7 +197,7 @@ function update(item, node) {
   }
   if (old.css !== node.css) item.el.style.cssText = node.css || "";
   const input = item.input;
-  if (node.t === "html" && old.html !== node.html) item.el.innerHTML = node.html;
+  if (node.t === "html" && old.html !== node.html) morph(item.el, node.html);
   if (node.t === "fold") {
     if (old.summary !== node.summary) item.summary.textContent = node.summary;
     if (old.open !== node.open && item.echoes[0] === node.open) {
@@ -237,6 +237,40 @@ function update(item, node) {
     for (const [name, value] of Object.entries(node.props)) {
       if (old.props && !SAME(old.props[name], value)) for (const hear of item.listeners.get(`change:${name}`) || []) hear();
     }
+  }
+}
+
+// An HTML part's new markup is written into the elements it has, not in place of them: what stayed the same
+// keeps its element, so a score line's "how?" the reader opened stays open and a focused line keeps the focus
+// while the game goes on, and a move list only gains its new line. A <details> keeps the reader's open or shut
+// unless the new markup opens it. (morphdom does this and more, keyed lists and forms; it would add 29 KB to
+// what every page loads before its first table, for markup the kernel's renderers write without either.)
+function morph(element, html) {
+  const next = document.createElement("template");
+  next.innerHTML = html;
+  morphChildren(element, next.content);
+}
+
+function morphChildren(into, from) {
+  const wanted = [...from.childNodes];
+  wanted.forEach((node, at) => {
+    const have = into.childNodes[at];
+    if (!have) into.append(node);
+    else if (have.nodeName !== node.nodeName || have.namespaceURI !== node.namespaceURI) have.replaceWith(node);
+    else if (node.nodeType !== Node.ELEMENT_NODE) prop(have, "nodeValue", node.nodeValue);
+    else {
+      morphAttributes(have, node);
+      morphChildren(have, node);
+    }
+  });
+  while (into.childNodes.length > wanted.length) into.lastChild.remove();
+}
+
+function morphAttributes(have, node) {
+  for (const { name, value } of node.attributes) attr(have, name, value);
+  for (const { name } of [...have.attributes]) {
+    const readers = name === "open" && have.localName === "details";
+    if (!readers && !node.hasAttribute(name)) have.removeAttribute(name);
   }
 }
 
