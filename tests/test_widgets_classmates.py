@@ -46,13 +46,18 @@ def note(table: TableFrame) -> str:
     return said(fold(table).note)
 
 
+async def seated(table: TableFrame) -> None:
+    """Until the page sits at a table of the host and has heard who sits there (its lobby can be drawn)."""
+    await until(lambda: fold(table).seat is not None and fold(table).seat.presence is not None)
+
+
 async def opened(url: str, table_class: type[TableFrame] = HatsTable, players: int = 3) -> TableFrame:
     """Maya's page with a table opened at the host: its lobby shown."""
     maya = page(table_class, url)
     fold(maya).name_box.value = "Maya"
     fold(maya).players_box.value = players
     fold(maya).open_button.click()
-    await until(lambda: fold(maya).seat is not None and fold(maya).seat.presence is not None)
+    await seated(maya)
     return maya
 
 
@@ -67,7 +72,7 @@ def join_pressed(url: str, code: str, name: str, table_class: type[TableFrame] =
 async def joined(url: str, code: str, name: str, table_class: type[TableFrame] = HatsTable) -> TableFrame:
     """A classmate's page opened with the table's link, their name typed, *join* pressed and answered."""
     ben = join_pressed(url, code, name, table_class)
-    await until(lambda: fold(ben).seat is not None and fold(ben).seat.presence is not None)
+    await seated(ben)
     return ben
 
 
@@ -262,5 +267,5 @@ async def test_a_join_pressed_while_the_page_asks_the_hub_for_a_seat_is_made_onc
     with patch("widgets.table.classmates._hub", return_value={"hub_token": "ben's hub token"}):
         ben = join_pressed(server.url, code, "Ben")  # as the page opens it asks for Ben's seat; join before the answer
         assert note(ben) == f"Joining table {code}…", "not refused, not lost"
-        await until(lambda: fold(ben).seat is not None and fold(ben).seat.presence is not None)
+        await seated(ben)
     assert [entry["name"] for entry in fold(maya).seat.presence["seats"] if entry.get("name")] == ["Maya", "Ben"]

@@ -262,7 +262,7 @@ def test_hats_a_table_whose_module_loaded_slowly_still_hears_its_kernel(
 
 # Notes on the page's own clock when the first widget output starts waiting for its widget (the renderer's words).
 WAITING_SEEN = """new MutationObserver((_, observer) => {
-  if (!document.body?.innerText.includes("Loading widget...")) return;
+  if (!document.body?.textContent.includes("Loading widget...")) return;
   window.hkWaitingSince = Date.now();
   observer.disconnect();
 }).observe(document, { subtree: true, childList: true, characterData: true });"""
