@@ -267,6 +267,20 @@ def nested(uid: int, nodes: dict[int, dict[str, Any]]) -> dict[str, Any]:
     return node
 
 
+def apply_patch(page: dict[int, dict[str, Any]], patch: dict[str, Any]) -> None:
+    """Apply a surface's patch to the nodes ``page`` holds by id, as view.js does (render's ``patch``): a long
+    markup sent as its changed middle keeps the start and end it names, counted in UTF-16 units as JavaScript does."""
+    for uid, node in patch["nodes"].items():
+        if "splice" in node:
+            head, tail, middle = node["splice"]
+            units = page[int(uid)]["html"].encode("utf-16-le")
+            kept = units[: 2 * head].decode("utf-16-le"), units[len(units) - 2 * tail :].decode("utf-16-le")
+            node = {key: value for key, value in node.items() if key != "splice"} | {"html": middle.join(kept)}
+        page[int(uid)] = node
+    for uid in patch["gone"]:
+        del page[uid]
+
+
 def press(view: ui.Surface, part: ui.Part, **content: Any) -> None:
     """Act on ``part`` as the page does: its message (``do="click"``, ``value=...``) reaches ``view``."""
     view.flush()

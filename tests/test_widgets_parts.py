@@ -9,7 +9,8 @@ import pytest
 from ipywidgets.widgets.widget import _instances
 
 import hatskit
-from tests.helpers import page_tree, press, shown_strings
+from tests.helpers import apply_patch, page_tree, press, shown_strings
+from widgets import TABLES as GAME_TABLES
 from widgets import HatsOffTable, HatsTable, MadderTable, SombreroTable
 from widgets.teaching.exercise import MoveExercise
 from widgets.toolkit import ui
@@ -240,10 +241,31 @@ def test_once_a_view_says_hello_a_move_is_one_patch_of_the_parts_it_changed(monk
     assert len(patches) == 2 and [patch["v"] for patch in patches] == [version + 1, version + 2]
     assert 0 < len(patches[1]["nodes"]) < len(page) / 2, "a move sends the parts it changed, not the table"
     for patch in patches:
-        page.update({int(uid): node for uid, node in patch["nodes"].items()})
-        for uid in patch["gone"]:
-            del page[uid]
+        apply_patch(page, patch)
     table._received(table, {"hello": True}, [])  # a view that opens now gets the whole tree
+    assert {int(uid): node for uid, node in table.channel.tree["nodes"].items()} == page
+
+
+@pytest.mark.parametrize("game_id", ["hats", "madder", "sombrero"])
+def test_late_in_a_game_a_move_sends_the_move_lists_new_line_not_the_list(
+    game_id: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Two readers (or three) play 40 moves: every patch after the list outgrew a few lines carries the move list
+    as its changed middle (ui.spliced), and the patches applied as view.js applies them hold the whole tree."""
+    game = hatskit.new_game(game_id, **({"players": 3} if game_id != "sombrero" else {}))
+    table = GAME_TABLES[game_id](game, ["reader"] * len(game.seat_names), bot_delay=0)
+    table.guard.reveal_box.value = True  # no pass-the-laptop screen between the readers
+    table._received(table, {"hello": True}, [])
+    page = {int(uid): node for uid, node in table.channel.tree["nodes"].items()}
+    patches: list[dict[str, Any]] = []
+    monkeypatch.setattr(table.channel, "send", lambda content, buffers=None: patches.append(content))
+    for _ in range(40):
+        press(table, table.moves_part, move=table.moves_part.offered[-1]["move"])
+        table.flush()
+        apply_patch(page, patches[-1])
+    late = [patch["nodes"][str(table.move_list.uid)] for patch in patches[-10:]]
+    assert all(len(node["splice"][2]) < len(table.move_list.value) / 4 for node in late), "the list went whole"
+    table._received(table, {"hello": True}, [])
     assert {int(uid): node for uid, node in table.channel.tree["nodes"].items()} == page
 
 

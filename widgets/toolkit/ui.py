@@ -9,7 +9,8 @@ pills (one chosen, or some), a slider, and the few parts with front-end code
 of their own (the Hats Off! race pad, the clipboard).
 They are plain traitlets objects, not widget models. The page gets the whole
 tree once, as one synced value of the view's :class:`Channel`, and then
-only the parts that changed, as one numbered patch a change; the reader's
+only the parts that changed, as one numbered patch a change (a long markup
+that kept its start and end, as its changed middle: :func:`spliced`); the reader's
 clicks and typing come back as messages naming a part. So a table is one
 anywidget, :class:`Surface` (with its layout and its channel, beside the
 kernel's one :class:`Module` that every view shares) however many cards it
@@ -53,6 +54,7 @@ _ids = itertools.count(1)
 _changes = itertools.count(1)  # a clock of changes: each part notes when it last changed (Part.changed)
 _surfaces: weakref.WeakSet[Surface] = weakref.WeakSet()
 _flush_planned = False  # every surface flushes at the event loop's next turn
+SPLICED_FROM = 512  # characters: a shorter markup goes whole in a patch, as a splice would save the page little
 HERE = pathlib.Path(__file__).parent
 
 
@@ -581,12 +583,13 @@ class Surface(anywidget.AnyWidget):
         self._ids = parts
         if not changed and not gone:
             return
+        had = {uid: self._sent[uid] for uid in changed if uid in self._sent}
         self._sent.update(changed)
         for uid in gone:
             del self._sent[uid]
         self._version += 1
         if self._live:
-            patch = {str(uid): node for uid, node in changed.items()}
+            patch = {str(uid): spliced(had.get(uid), node) for uid, node in changed.items()}
             self.channel.send({"v": self._version, "nodes": patch, "gone": gone})
         else:
             self.channel.tree = self.snapshot()
@@ -613,6 +616,46 @@ class Surface(anywidget.AnyWidget):
         if part is not None:
             part.receive(content)
         self.flush()
+
+
+def spliced(had: dict[str, Any] | None, node: dict[str, Any]) -> dict[str, Any]:
+    """``node`` as a patch carries it: a long markup that kept its start and its end goes as what changed between
+    them (``splice``: how much of the page's markup to keep before and after, and the new middle), which view.js
+    fits into the markup it has. A move then sends a move list's new line and a score sheet's changed totals, not
+    the whole list and sheet again, which late in a Madder game were most of a move's answer."""
+    new, old = node.get("html"), (had or {}).get("html")
+    if not isinstance(new, str) or not isinstance(old, str) or len(new) < SPLICED_FROM:
+        return node
+    head = _common_head(old, new)
+    tail = _common_tail(old, new, min(len(old), len(new)) - head)  # the end kept may not overlap the start kept
+    middle = new[head : len(new) - tail]
+    whole = {key: value for key, value in node.items() if key != "html"}
+    return whole | {"splice": [_utf16_length(new[:head]), _utf16_length(new[len(new) - tail :]), middle]}
+
+
+def _common_head(old: str, new: str) -> int:
+    """How many characters the two strings share at their start, found by halving: each step compares, in C,
+    only the characters not yet known to match."""
+    low, high = 0, min(len(old), len(new))
+    while low < high:
+        size = (low + high + 1) // 2
+        low, high = (size, high) if new.startswith(old[low:size], low) else (low, size - 1)
+    return low
+
+
+def _common_tail(old: str, new: str, most: int) -> int:
+    """How many characters (at most ``most``) the two strings share at their end, as :func:`_common_head`."""
+    low, high = 0, most
+    while low < high:
+        size = (low + high + 1) // 2
+        piece = old[len(old) - size : len(old) - low]
+        low, high = (size, high) if new.endswith(piece, 0, len(new) - low) else (low, size - 1)
+    return low
+
+
+def _utf16_length(text: str) -> int:
+    """The length of ``text`` as JavaScript counts it (UTF-16 code units): a name may hold an emoji."""
+    return len(text.encode("utf-16-le")) // 2
 
 
 def _touched(change: dict[str, Any]) -> None:

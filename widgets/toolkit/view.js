@@ -702,6 +702,16 @@ function dragging(el, press) {
   );
 }
 
+// A long markup comes as what changed in it (widgets/toolkit/ui.py, spliced): how much of the markup the page
+// has to keep before and after (in UTF-16 units, as JavaScript counts), and the new middle.
+function spliced(had, node) {
+  if (!node.splice) return node;
+  const [head, tail, middle] = node.splice;
+  const { splice, ...whole } = node;
+  whole.html = had.html.slice(0, head) + middle + had.html.slice(had.html.length - tail);
+  return whole;
+}
+
 function render({ model, el }) {
   const drawn = new Map(); // part id -> { t, el, node, input?, model? }
   const nodes = new Map(); // part id -> its node, as the kernel last sent it (a box's children by id)
@@ -767,7 +777,7 @@ function render({ model, el }) {
   function patch(message) {
     if (!message || message.v === undefined || message.v <= version) return;
     if (message.v !== version + 1) return model.send({ hello: true });
-    for (const [id, node] of Object.entries(message.nodes)) nodes.set(Number(id), node);
+    for (const [id, node] of Object.entries(message.nodes)) nodes.set(Number(id), spliced(nodes.get(Number(id)), node));
     for (const id of message.gone) nodes.delete(id);
     version = message.v;
     draw();
