@@ -11,6 +11,7 @@ checked on the same games.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import math
 import random
@@ -21,7 +22,7 @@ import pytest
 import hatskit
 from hatskit import HatskitError, IllegalMoveError, InvalidMoveError, RecordError
 from hatskit.bots import BOT_KINDS, make_bot
-from tests.helpers import PLY_BUDGET, random_game, variants
+from tests.helpers import PLY_BUDGET, RULE_ID, random_game, variants
 
 
 @pytest.mark.parametrize(("game_id", "options"), variants())
@@ -170,3 +171,13 @@ def test_unknown_game_and_options_are_refused() -> None:
         hatskit.new_game("chess")
     with pytest.raises(RecordError, match="unknown option"):
         hatskit.new_game("hats", colour="red")
+
+
+@pytest.mark.parametrize("game_id", sorted(hatskit.GAMES))
+def test_every_rule_option_tells_a_reader_what_it_does_without_a_ruling_id(game_id: str) -> None:
+    """The set-up row's tooltip of an option is its field's ``help`` (widgets/table/setup.py): words for a
+    reader, the ruling it follows named in the options' docstring instead."""
+    for field in dataclasses.fields(hatskit.GAMES[game_id].options_type):
+        words = field.metadata.get("help", "")
+        assert len(words.split()) >= 4, f"{game_id}'s option {field.name!r} does not say what it does"
+        assert not RULE_ID.search(words), f"{game_id}'s option {field.name!r} names a ruling to a reader: {words!r}"

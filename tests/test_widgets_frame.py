@@ -12,7 +12,7 @@ import re
 import sys
 import types
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Self
 
 import pytest
@@ -36,7 +36,7 @@ ROUNDS = 3
 class SnapOptions:
     """Rule options. ``rounds_to_win``: a toy option, to show the set-up row derives its controls."""
 
-    rounds_to_win: int = 2
+    rounds_to_win: int = field(default=2, metadata={"help": "the rounds a player must win to win the game"})
 
 
 @dataclass(frozen=True)
@@ -208,7 +208,7 @@ def test_the_set_up_row_derives_the_option_controls_from_the_options_dataclass()
     table = SnapTable(new_game(), clock=ManualClock())
     box = table.setup.option_boxes["rounds_to_win"]
     assert isinstance(box, ui.IntText) and box.value == 2 and box.description == "rounds to win"
-    assert box.tooltip == "rounds to win: a toy option, to show the set-up row derives its controls"
+    assert box.tooltip == "rounds to win: the rounds a player must win to win the game"  # its field's help
     box.value = 3
     table.setup.new_game_button.click()
     assert table.game.head["options"] == {"rounds_to_win": 3}

@@ -587,7 +587,7 @@ def test_the_set_up_row_shows_the_deal_players_seats_and_options() -> None:
     seats = [(box.description, box.value) for box in setup.seat_boxes if visible(box)]
     assert seats == [("Ana", "reader"), ("Ben", "greedy"), ("Cleo", "strong")]
     assert list(setup.option_boxes) == ["removed"] and setup.option_boxes["removed"].value == ("✿", "⎈")
-    assert "two-player game (H1)" in setup.option_boxes["removed"].tooltip
+    assert "put back in the box when two play" in setup.option_boxes["removed"].tooltip
     assert not visible(setup.option_boxes["removed"]), "three players use every type: nothing to leave out (H1)"
     assert all(box.tooltip for box in [setup.new_game_button, setup.seed_box, setup.players_box, *setup.seat_boxes])
 

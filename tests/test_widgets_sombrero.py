@@ -335,7 +335,7 @@ def test_the_set_up_row_offers_the_jump_capture_option_and_no_deal_or_player_cou
     assert not is_shown(setup.seed_box) and not is_shown(setup.players_box)
     assert [box.description for box in setup.seat_boxes] == ["White", "Black"]
     option = setup.option_boxes["jump_captures"]
-    assert option.value is False and "a hat jump captures too" in option.tooltip
+    assert option.value is False and "after a hat jump, the piece that got the hat takes hats too" in option.tooltip
     option.value = True
     setup.seat_boxes[0].value, setup.seat_boxes[1].value = "greedy", "reader"
     setup.new_game_button.click()

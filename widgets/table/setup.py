@@ -296,7 +296,7 @@ def _control(name: str, default: Any, tip: str, metadata: Mapping[str, Any]) -> 
 
 
 def option_tip(options_type: type, name: str) -> str:
-    """What an option does, from the options dataclass's docstring ("``removed``: the two types ...")."""
-    doc = " ".join((options_type.__doc__ or "").split())
-    found = re.search(rf"``{name}``: ([^.;]*)", doc)
-    return f"{name.replace('_', ' ')}: {found[1] if found else doc}"
+    """What an option does, in the words its field gives a reader (metadata ``"help"``); the ruling it follows is
+    named in the options' docstring and docs/rulings.md, not in the tooltip a student reads."""
+    words = next(field.metadata["help"] for field in fields(options_type) if field.name == name)
+    return f"{name.replace('_', ' ')}: {words}"

@@ -51,7 +51,11 @@ class HatsOptions:
 
     removed: tuple[str, ...] | list[str] = field(
         default=("✿", "⎈"),
-        metadata={"players": (2,), "choices": tuple((f"{kind} {KIND_NAMES[kind]}", kind) for kind in KINDS)},
+        metadata={
+            "players": (2,),
+            "choices": tuple((f"{kind} {KIND_NAMES[kind]}", kind) for kind in KINDS),
+            "help": "the two types of card put back in the box when two play",
+        },
     )
 
     def __post_init__(self) -> None:

@@ -22,9 +22,15 @@ BEST_OF = (1, 3, 5)  # the rounds a match may have (O7)
 class HatsOffOptions:
     """Rule options: hats falling off (O6), rounds in a match (O7), the head card always shown (O1)."""
 
-    falling_hats: bool = False
-    best_of: int = field(default=1, metadata={"choices": BEST_OF})
-    memory_aid: bool = False
+    falling_hats: bool = field(
+        default=False, metadata={"help": "at each flip a card may slip off someone's head, for the others to win"}
+    )
+    best_of: int = field(
+        default=1, metadata={"choices": BEST_OF, "help": "how many games make a match: the most games won wins it"}
+    )
+    memory_aid: bool = field(
+        default=False, metadata={"help": "your head card stays face up for you, so you need not remember it"}
+    )
 
     def __post_init__(self) -> None:
         if self.best_of not in BEST_OF:

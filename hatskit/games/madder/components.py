@@ -66,7 +66,9 @@ class MadderOptions:
     """Rule options. ``cards``: a card file to play with instead of the stand-in set (M6), a teacher's option
     that the table's set-up row does not show."""
 
-    cards: str = field(default="", metadata={"teacher": True})
+    cards: str = field(
+        default="", metadata={"teacher": True, "help": "a card file to play with instead of hatskit's own cards"}
+    )
 
 
 # ---------------------------------------------------------------- effect primitives

@@ -9,7 +9,7 @@ code plus one is the same side's hatless code. Rulings are explained in
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from hatskit.core import InvalidMoveError
 
@@ -18,7 +18,9 @@ from hatskit.core import InvalidMoveError
 class SombreroOptions:
     """Rule options. ``jump_captures``: a hat jump captures too, seen from the receiver (S3)."""
 
-    jump_captures: bool = False
+    jump_captures: bool = field(
+        default=False, metadata={"help": "after a hat jump, the piece that got the hat takes hats too, as after a step"}
+    )
 
 
 FILES = "abcdefgh"
