@@ -622,7 +622,7 @@ def spliced(had: dict[str, Any] | None, node: dict[str, Any]) -> dict[str, Any]:
     """``node`` as a patch carries it: a long markup that kept its start and its end goes as what changed between
     them (``splice``: how much of the page's markup to keep before and after, and the new middle), which view.js
     fits into the markup it has. A move then sends a move list's new line and a score sheet's changed totals, not
-    the whole list and sheet again, which late in a Madder game were most of a move's answer."""
+    the whole list and sheet again: a move's answer stays the same size however long the game has gone on."""
     new, old = node.get("html"), (had or {}).get("html")
     if not isinstance(new, str) or not isinstance(old, str) or len(new) < SPLICED_FROM:
         return node

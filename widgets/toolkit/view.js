@@ -243,8 +243,8 @@ function update(item, node) {
 // An HTML part's new markup is written into the elements it has, not in place of them: what stayed the same
 // keeps its element, so a score line's "how?" the reader opened stays open and a focused line keeps the focus
 // while the game goes on, and a move list only gains its new line. A <details> keeps the reader's open or shut
-// unless the new markup opens it. (morphdom does this and more, keyed lists and forms; it would add 29 KB to
-// what every page loads before its first table, for markup the kernel's renderers write without either.)
+// unless the new markup opens it. (morphdom does this and more, keyed lists and forms, which the kernel's
+// renderers never write; docs/tables.md says why it is not used.)
 function morph(element, html) {
   const next = document.createElement("template");
   next.innerHTML = html;
