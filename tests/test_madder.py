@@ -159,6 +159,12 @@ def test_m3_a_hat_may_go_into_any_inventory_then_the_first_line_hat_is_taken() -
     assert game.view(None)["line"] == ["Stetson", "Trilby", "Bowler"] and game.to_move == 1
 
 
+def test_m3_a_premium_hat_taken_from_the_line_is_told_as_the_cards_show_it() -> None:
+    game = hatskit.load(turn_position(line=["Newsboy*", "Stetson", "Trilby", "Bowler"]))
+    events = game.play("Beret>Ben")
+    assert "took the first hat of the assembly line, a Newsboy ★" in texts(events)  # not the notation's Newsboy*
+
+
 def test_m3_an_empty_line_is_turned_over_from_the_deck() -> None:
     game = hatskit.load(turn_position(line=["Bowler"]))
     deck = game.view(None)["deck_size"]

@@ -50,7 +50,7 @@ STATE_KEYS = {  # a state frame's fields, exactly
 }
 # A Madder hat taken from the assembly line, which lies face up (M3): every seat saw it, even one turned over from
 # the deck and taken in the same move, so that no position a seat was shown had it on the line.
-TAKEN_FROM_THE_LINE = re.compile(r"took the first hat of the assembly line, a (\S+)")
+TAKEN_FROM_THE_LINE = re.compile(r"took the first hat of the assembly line, a (\w+)( ★)?")  # in a reader's words
 
 
 class Clock:
@@ -159,7 +159,12 @@ class Players:
         """What each seat has seen so far (its own views, and hats taken in public): a card it once saw it may name
         later."""
         game, ids = self.game, card_ids(self.game)
-        public = {taken for ply in game.events for event in ply for taken in TAKEN_FROM_THE_LINE.findall(event.text)}
+        public = {
+            style + ("*" if premium else "")
+            for ply in game.events
+            for event in ply
+            for style, premium in TAKEN_FROM_THE_LINE.findall(event.text)
+        }
         for seat in self.knows:
             text = json.dumps(game.view(seat), ensure_ascii=False)
             self.knows[seat] |= {card for card in ids if pattern(card).search(text)} | public

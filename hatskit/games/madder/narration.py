@@ -80,7 +80,7 @@ def _rest_of_turn(before: MadderState, after: MadderState, move: MadderMove, me:
     events = refill if emptied_by_choice else []
     taken = _taken(before, after, move, me)
     if taken is not None:
-        events.append(Event(f"{SEAT_NAMES[me]} took the first hat of the assembly line, a {taken}", "M3"))
+        events.append(Event(f"{SEAT_NAMES[me]} took the first hat of the assembly line, a {hat_words(taken)}", "M3"))
     events += [] if emptied_by_choice else refill
     if after.phase in (PLAY, ABILITY) and after.round == before.round:
         return events
