@@ -469,7 +469,10 @@ class Moves(Part):
         self._refused = handler
 
     def props(self) -> dict[str, Any]:
-        return {"offered": self.offered, "board": self.board}
+        """The rows without their empty ``mark`` and ``says`` (most moves have neither; view.js reads a missing one
+        as empty): they are sent every move."""
+        rows = [{key: value for key, value in row.items() if value != ""} for row in self.offered]
+        return {"offered": rows, "board": self.board}
 
     def receive(self, content: dict[str, Any]) -> None:
         move, path = content.get("move"), content.get("path")
