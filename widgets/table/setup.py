@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import fields
+from dataclasses import Field, fields
 from typing import Any
 
 import hatskit
@@ -263,9 +263,7 @@ def option_controls(options_type: type) -> dict[str, ui.Field]:
     """
     defaults = options_type()
     return {
-        field.name: _control(
-            field.name, getattr(defaults, field.name), option_tip(options_type, field.name), field.metadata
-        )
+        field.name: _control(field.name, getattr(defaults, field.name), option_tip(field), field.metadata)
         for field in fields(options_type)
         if not field.metadata.get("teacher")
     }
@@ -295,8 +293,7 @@ def _control(name: str, default: Any, tip: str, metadata: Mapping[str, Any]) -> 
     return ui.Text(value=default, description=label, tooltip=tip)
 
 
-def option_tip(options_type: type, name: str) -> str:
+def option_tip(option: Field[Any]) -> str:
     """What an option does, in the words its field gives a reader (metadata ``"help"``); the ruling it follows is
     named in the options' docstring and docs/rulings.md, not in the tooltip a student reads."""
-    words = next(field.metadata["help"] for field in fields(options_type) if field.name == name)
-    return f"{name.replace('_', ' ')}: {words}"
+    return f"{option.name.replace('_', ' ')}: {option.metadata['help']}"

@@ -629,30 +629,24 @@ def spliced(had: dict[str, Any] | None, node: dict[str, Any]) -> dict[str, Any]:
     new, old = node.get("html"), (had or {}).get("html")
     if not isinstance(new, str) or not isinstance(old, str) or len(new) < SPLICED_FROM:
         return node
-    head = _common_head(old, new)
-    tail = _common_tail(old, new, min(len(old), len(new)) - head)  # the end kept may not overlap the start kept
+    shorter = min(len(old), len(new))
+    head = _longest(shorter, lambda known, size: new.startswith(old[known:size], known))
+    tail = _longest(  # the end kept may not overlap the start kept
+        shorter - head, lambda known, size: new.endswith(old[len(old) - size : len(old) - known], 0, len(new) - known)
+    )
     middle = new[head : len(new) - tail]
     whole = {key: value for key, value in node.items() if key != "html"}
     return whole | {"splice": [_utf16_length(new[:head]), _utf16_length(new[len(new) - tail :]), middle]}
 
 
-def _common_head(old: str, new: str) -> int:
-    """How many characters the two strings share at their start, found by halving: each step compares, in C,
-    only the characters not yet known to match."""
-    low, high = 0, min(len(old), len(new))
-    while low < high:
-        size = (low + high + 1) // 2
-        low, high = (size, high) if new.startswith(old[low:size], low) else (low, size - 1)
-    return low
-
-
-def _common_tail(old: str, new: str, most: int) -> int:
-    """How many characters (at most ``most``) the two strings share at their end, as :func:`_common_head`."""
+def _longest(most: int, matches: Callable[[int, int], bool]) -> int:
+    """The longest size up to ``most`` that ``matches`` (a start or an end two strings share), found by halving;
+    ``matches(known, size)`` compares only the characters past the ``known`` ones, so each step is one comparison
+    in C over what is not yet known to match."""
     low, high = 0, most
     while low < high:
         size = (low + high + 1) // 2
-        piece = old[len(old) - size : len(old) - low]
-        low, high = (size, high) if new.endswith(piece, 0, len(new) - low) else (low, size - 1)
+        low, high = (size, high) if matches(low, size) else (low, size - 1)
     return low
 
 
