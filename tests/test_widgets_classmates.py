@@ -23,7 +23,7 @@ from tests.hosted import on_a_host, run, until
 from tests.test_widgets_shared import press_a_move
 from widgets import HatsTable, SombreroTable
 from widgets.host import HOST_ENV
-from widgets.table.classmates import NO_CODE, NO_HOST, NO_NAME, Classmates
+from widgets.table.classmates import NO_CODE, NO_HOST, NO_NAME, Classmates, HostFold
 from widgets.table.frame import TableFrame
 from widgets.table.shared import HOST_AWAY, NO_NEW_GAME, NO_SHARING, NO_UNDO_HERE, SharedTable
 from widgets.toolkit.parts import is_shown
@@ -67,6 +67,19 @@ def join_pressed(url: str, code: str, name: str, table_class: type[TableFrame] =
     fold(ben).name_box.value = name
     fold(ben).join_button.click()
     return ben
+
+
+def spy_on_sentences(fold: HostFold) -> list[tuple[str, bool]]:
+    """Every sentence the fold says from now on, with whether it was said as an error (a later one replaces it)."""
+    said: list[tuple[str, bool]] = []
+    say = fold.say
+
+    def noted(text: str, error: bool = False) -> None:
+        said.append((text, error))
+        say(text, error)
+
+    fold.say = noted  # type: ignore[method-assign]
+    return said
 
 
 async def joined(url: str, code: str, name: str, table_class: type[TableFrame] = HatsTable) -> TableFrame:
@@ -267,5 +280,8 @@ async def test_a_join_pressed_while_the_page_asks_the_hub_for_a_seat_is_made_onc
     with patch("widgets.table.classmates._hub", return_value={"hub_token": "ben's hub token"}):
         ben = join_pressed(server.url, code, "Ben")  # as the page opens it asks for Ben's seat; join before the answer
         assert note(ben) == f"Joining table {code}…", "not refused, not lost"
+        said_to_ben = spy_on_sentences(fold(ben))
+        fold(ben).join_button.click()  # an impatient second press: one join all the same, and no refusal
         await seated(ben)
+    assert not [text for text, error in said_to_ben if error]
     assert [entry["name"] for entry in fold(maya).seat.presence["seats"] if entry.get("name")] == ["Maya", "Ben"]

@@ -92,20 +92,22 @@ class HostFold(ui.Fold):
         """What the fold says once a request is answered: nothing."""
         self.say("")
 
-    def _run(self, doing: str, work: Coroutine[Any, Any, Any]) -> None:
-        """Start ``work`` on the kernel's loop, saying ``doing`` until it is done; one request at a time."""
+    def _run(self, doing: str, work: Coroutine[Any, Any, Any]) -> asyncio.Task[None] | None:
+        """Start ``work`` on the kernel's loop, saying ``doing`` until it is done; one request at a time (the
+        task, or None when another request is still out)."""
         if self._busy:
             work.close()
             self.say("Wait a moment: the table host has not answered yet.", error=True)
-            return
+            return None
         self._busy = True
         self.say(doing)
-        self._spawn(self._answered(work))
+        return self._spawn(self._answered(work))
 
-    def _spawn(self, work: Coroutine[Any, Any, Any]) -> None:
+    def _spawn(self, work: Coroutine[Any, Any, None]) -> asyncio.Task[None]:
         task = asyncio.ensure_future(work)
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
+        return task
 
     async def _answered(self, work: Coroutine[Any, Any, Any]) -> None:
         """Await ``work``; a refusal, a lost connection or an unreachable host becomes the fold's sentence."""
@@ -162,8 +164,7 @@ class Classmates(HostFold):
         self.table = table
         self.seat: ClientSeat | None = None
         self.kept: dict[str, dict[str, str]] = {}
-        self._looking = False  # the page is asking the hub for this user's seat at the link's table
-        self._join_when_looked = False  # and *join* was pressed meanwhile: it is the next request
+        self._looking: asyncio.Task[None] | None = None  # asking the hub for the user's seat at the link's table
         self._start_asking(url)
         self._build(code)
         super().__init__(self._parts(), summary="Play with classmates…", tooltip=CLASSMATES_TIP)
@@ -229,8 +230,8 @@ class Classmates(HostFold):
         code = self.code_box.value.strip().upper()
         if not code:
             self.say(NO_CODE, error=True)
-        elif self._looking:  # the page's own question to the hub is out: the press waits for its answer, not lost
-            self._join_when_looked = True
+        elif self._looking is not None:  # the page's own question to the hub is out: the press waits, not lost
+            self._looking.add_done_callback(lambda _: self._join_if_seatless())
             self.say(f"Joining table {code}…")
         elif code in self.kept:
             self._run("Going back to your seat…", self._rejoin(code, self.kept[code]["token"]))
@@ -270,8 +271,7 @@ class Classmates(HostFold):
             self.name_box.value = self.kept[code].get("name", "")
             self.press_join()
         elif _hub():  # on a hub the user holds the seat: back to it, if they sat there
-            self._looking = True
-            self._run("Looking for your seat…", self._back_on_hub(code))
+            self._looking = self._run("Looking for your seat…", self._back_on_hub(code))
 
     # -- talking to the host ---------------------------------------------------------------------
 
@@ -291,18 +291,20 @@ class Classmates(HostFold):
         self._seated(await ClientSeat.rejoin(self._url(), code, token, **_hub()))
 
     async def _back_on_hub(self, code: str) -> None:
-        """Back to the hub user's seat at ``code``; a user who never sat there is left to join, with no sentence,
-        or joins now if they pressed *join* while the hub was asked (the press is the next request)."""
+        """Back to the hub user's seat at ``code``; a user who never sat there is left to join, with no sentence."""
         from tablehost.client import TableRefused
 
         try:
             with contextlib.suppress(TableRefused):
                 await self._rejoin(code, None)
         finally:
-            self._looking = False
-            joining, self._join_when_looked = self._join_when_looked, False
-        if joining and self.seat is None:
-            asyncio.get_running_loop().call_soon(self.press_join)  # after this request is over (_answered)
+            self._looking = None
+
+    def _join_if_seatless(self) -> None:
+        """A *join* pressed while the hub was asked, made once its answer left the page without a seat (the
+        asking task is over, so this press is the next request; pressed twice, it is made once)."""
+        if self.seat is None and not self._busy:
+            self.press_join()
 
     def _url(self) -> str:
         assert self.url is not None, "no press reaches the host without one: the rows are hidden"
