@@ -1,11 +1,13 @@
-"""Two classmates at their own laptops, in Chromium: *Play with classmates…*, one table, each hand on its own screen.
+"""Classmates at their own laptops, in Chromium: *Play with classmates…*, one table, each hand on its own screen.
 
 Maya (1280 px, light) opens a table from the page's fold and reads its code from the lobby; Ben (390 px, dark)
-opens the page's link with ``?table=CODE``, types his name and joins; Maya presses *Start*. Both main tables then
-play the game by clicks, keys and drag, as tests/browser/student.py's student does, until it ends. Every frame each
-browser receives on its kernel's websocket is recorded, and after each move the frames for the main table are
-searched for the cards the host's game hides from that seat (tests/test_tablehost.py's ``hidden_from``), less the
-cards the seat has seen in its own views. Ben then reloads the link and is back at his seat.
+opens the page's link with ``?table=CODE``, types his name and joins, and at a Hats table of four so do Cleo
+(1280 px, dark) and Dan (390 px, light); Maya presses *Start* (at a Madder table of three a bot takes the seat left).
+Every main table then plays the game by clicks, keys and drag, as tests/browser/student.py's student does, until it
+ends. Every frame each browser receives on its kernel's websocket is recorded, and after each move the frames for
+the main table are searched for the cards the host's game hides from that seat (tests/test_tablehost.py's
+``hidden_from``), less the cards the seat has seen in its own views. Ben then reloads the link and is back at his
+seat.
 
 The table host runs in this test's process, on a loop of its own thread, so the test can read the host's game
 (only to know what is hidden: never to play); Voilà serves the pages as `make app` does, its kernels told the
@@ -35,7 +37,7 @@ if TYPE_CHECKING:
 
 MAIN = ".hk-table.hk-main"
 BLACK = Student('button.hk-sq[title*=": Black, hatted"]', 600)  # Sombrero's student who sits at Black
-PRESSES = 1500  # presses both students make at most in a whole game (Madder's three rounds, a Hats Off! match)
+PRESSES = 1500  # presses the classmates make at most in a whole game (Madder's three rounds, a Hats Off! match)
 
 
 @dataclass
@@ -45,17 +47,23 @@ class Laptop:
     name: str
     page: Page
     kernel: Kernel
+    dark: bool  # the page opened in the dark theme (``theme=dark`` in its address)
     received: list[tuple[str, str]] = field(default_factory=list)  # (comm id, the message's JSON text)
     sent_to: list[str] = field(default_factory=list)  # the comm ids of the widget messages the page sent
 
     @classmethod
-    def open(cls, browser: Browser, name: str, width: int) -> Laptop:
+    def open(cls, browser: Browser, name: str, width: int, dark: bool = False) -> Laptop:
         context = browser.new_context(viewport={"width": width, "height": 900})
         page = context.new_page()
         page.set_default_timeout(WIDGET_TIMEOUT_MS)
-        laptop = cls(name, page, Kernel(page))
+        laptop = cls(name, page, Kernel(page), dark)
         page.on("websocket", laptop._watch)
         return laptop
+
+    @property
+    def look(self) -> str:
+        """Its width and theme, as its screenshots are named: ``390-dark``."""
+        return f"{self.page.viewport_size['width']}-{'dark' if self.dark else 'light'}"  # type: ignore[index]
 
     def _watch(self, socket: WebSocket) -> None:
         socket.on("framereceived", lambda frame: self._note(frame, self.received))
@@ -78,8 +86,10 @@ class Laptop:
     def fold(self) -> Locator:
         return self.table.locator(".hk-classmates")
 
-    def open_page(self, url: str) -> None:
-        self.page.goto(url)
+    def open_page(self, url: str, query: str = "") -> None:
+        """The page at ``url`` with ``query`` (``table=CODE``) and the laptop's theme in its address."""
+        query = "&".join(part for part in (query, "theme=dark" if self.dark else "") if part)
+        self.page.goto(f"{url}?{query}" if query else url)
         expect(self.fold).to_be_attached()
 
     def sit(self, button: str) -> str:
@@ -92,43 +102,48 @@ class Laptop:
         return next(comm for comm in reversed(self.sent_to) if comm)
 
 
-def seat_two(maya: Laptop, ben: Laptop, url: str, players: str = "", theme: str = "") -> tuple[str, dict[str, str]]:
-    """Maya opens a table (for ``players``) from the page's fold; Ben opens its link and joins. The table's code,
-    and each one's main table's comm id."""
-    maya.open_page(url)
+def seat_together(laptops: list[Laptop], url: str, players: str = "") -> tuple[str, dict[str, str]]:
+    """The first laptop opens a table (for ``players``) from the page's fold; each other opens its link and joins,
+    one after the other, so the n-th sits at seat n. The table's code, and each one's main table's comm id."""
+    opener, *classmates = laptops
+    opener.open_page(url)
     if players:
-        maya.fold.locator("summary").first.click()
-        maya.fold.get_by_role("radio", name=players, exact=True).click()
-    comms = {"Maya": maya.sit("open a table")}
-    code = re.search(r"Table ([A-Z]{5})", maya.fold.locator(".hk-lobby").inner_text())[1]  # type: ignore[index]
-    snap(maya.page, "classmates-lobby-maya")
-    ben.open_page(f"{url}?table={code}{theme}")
-    expect(ben.fold.get_by_label("table code")).to_have_value(code)
-    comms["Ben"] = ben.sit("join")
+        opener.fold.locator("summary").first.click()
+        opener.fold.get_by_role("radio", name=players, exact=True).click()
+    comms = {opener.name: opener.sit("open a table")}
+    code = re.search(r"Table ([A-Z]{5})", opener.fold.locator(".hk-lobby").inner_text())[1]  # type: ignore[index]
+    snap(opener.page, f"classmates-lobby-{opener.name.lower()}")
+    for laptop in classmates:
+        laptop.open_page(url, f"table={code}")
+        expect(laptop.fold.get_by_label("table code")).to_have_value(code)
+        comms[laptop.name] = laptop.sit("join")
     return code, comms
 
 
-# Each game whose hidden cards must stay hidden: its page, and the players pill pressed (none: the first offered).
-HIDING = {"hats": ("hats", "2"), "madder": ("madder_than_a_hatter", ""), "hats-off": ("hats_off", "2")}
+# Each game whose hidden cards must stay hidden: its page, the players pill pressed (none: the first offered, with a
+# bot in the seat nobody took), and how many classmates sit down.
+HIDING = {"hats": ("hats", "4", 4), "madder": ("madder_than_a_hatter", "", 2), "hats-off": ("hats_off", "2", 2)}
+CLASS = (("Maya", 1280, False), ("Ben", 390, True), ("Cleo", 1280, True), ("Dan", 390, False))
 
 
 @pytest.mark.parametrize("game", HIDING)
-def test_two_classmates_play_to_the_end_each_browser_sent_only_what_their_seat_may_see(
+def test_classmates_play_to_the_end_each_browser_sent_only_what_their_seat_may_see(
     browser: Browser, own_app: str, own_host: HostThread, game: str
 ) -> None:
-    page, players = HIDING[game]
-    maya, ben = Laptop.open(browser, "Maya", 1280), Laptop.open(browser, "Ben", 390)
-    code, comms = seat_two(maya, ben, f"{own_app}/voila/render/{page}.ipynb", players=players, theme="&theme=dark")
-    expect(ben.fold.locator(".hk-lobby")).to_contain_text("Waiting for Maya to press Start.")
-    expect(maya.fold.locator(".hk-lobby")).to_contain_text("Ben, connected")
+    page, players, seated = HIDING[game]
+    laptops = [Laptop.open(browser, *laptop) for laptop in CLASS[:seated]]
+    maya, ben = laptops[:2]
+    code, comms = seat_together(laptops, f"{own_app}/voila/render/{page}.ipynb", players=players)
+    for laptop in laptops[1:]:
+        expect(laptop.fold.locator(".hk-lobby")).to_contain_text("Waiting for Maya to press Start.")
+        expect(maya.fold.locator(".hk-lobby")).to_contain_text(f"{laptop.name}, connected")
     maya.fold.get_by_role("button", name="Start", exact=True).click()
-    for laptop in (maya, ben):
+    for laptop in laptops:
         expect(laptop.fold).to_be_hidden()
-    snap(maya.page, f"classmates-{game}-maya")
-    snap(ben.page, f"classmates-{game}-ben-phone-dark")
+        snap(laptop.page, f"classmates-{game}-{laptop.name.lower()}-{laptop.look}")
     secrets = Secrets(own_host, code, comms)
-    seens = [Seen(STUDENTS[page]), Seen(STUDENTS[page])]
-    presses = play_together([maya, ben], seens, random.Random(f"classmates {game}"), all_over, secrets.check)
+    seens = [Seen(STUDENTS[page]) for _ in laptops]
+    presses = play_together(laptops, seens, random.Random(f"classmates {game}"), all_over, secrets.check)
     assert own_host.read(lambda: own_host.server.host.tables[code].game.is_over)
     secrets.check_searched()
     print(f"{presses} presses; {secrets.checked} searches of the frames for hidden cards")
@@ -189,9 +204,9 @@ Looks = list[dict[str, Any]]
 def play_together(
     laptops: list[Laptop], seens: list[Seen], rng: random.Random, done: Callable[[Looks], bool], after: Any = None
 ) -> int:
-    """Whoever's table offers something to press presses what a student would (in a race both may: one of them,
+    """Whoever's table offers something to press presses what a student would (in a race several may: one of them,
     at random), until ``done(what each table shows)``; ``after(laptops)`` after every press. It fails when
-    neither table offers anything for as long as a move may take. The number of presses."""
+    no table offers anything for as long as a move may take. The number of presses."""
     stuck_since = time.monotonic()
     for presses in range(PRESSES):
         looks = [seen.look(laptop.table) for seen, laptop in zip(seens, laptops, strict=True)]
@@ -224,7 +239,7 @@ def all_over(looks: Looks) -> bool:
 
 
 def moves_played(laptops: list[Laptop], seens: list[Seen], rng: random.Random, moves: int) -> None:
-    """``moves`` more moves played, seen on both tables."""
+    """``moves`` more moves played, seen on every table."""
     start = max(seen.look(laptop.table)["moves"] for seen, laptop in zip(seens, laptops, strict=True))
     play_together(laptops, seens, rng, lambda looks: min(now["moves"] for now in looks) >= start + moves)
 
@@ -233,7 +248,7 @@ def test_a_classmate_who_reloads_mid_game_is_back_at_their_seat_and_plays_on(
     browser: Browser, own_app: str, own_host: HostThread
 ) -> None:
     maya, ben = Laptop.open(browser, "Maya", 1280), Laptop.open(browser, "Ben", 1280)
-    code, _ = seat_two(maya, ben, f"{own_app}/voila/render/sombrero.ipynb")
+    code, _ = seat_together([maya, ben], f"{own_app}/voila/render/sombrero.ipynb")
     expect(maya.fold.get_by_role("button", name="Start", exact=True)).to_be_enabled()
     maya.fold.get_by_role("button", name="Start", exact=True).click()
     rng, seens = random.Random("reload"), [Seen(STUDENTS["sombrero"]), Seen(BLACK)]

@@ -29,7 +29,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.browser.conftest import snap, wait_until_evaluates
-from tests.browser.test_classmates_in_browser import Laptop, seat_two
+from tests.browser.test_classmates_in_browser import Laptop, seat_together
 from tests.browser.test_hub import BOARD, expect_seated, step
 from tests.conftest import REPO, Server, free_port, wait_until_answers
 
@@ -109,8 +109,8 @@ def test_the_host_killed_mid_game_and_started_again_the_pages_play_on_without_a_
 ) -> None:
     """Maya and Ben at one Sombrero table play three steps; the host is killed (SIGKILL) and started again on the
     same port and file; both pages, never reloaded, keep the three moves and play on, each seeing the other's."""
-    maya, ben = Laptop.open(browser, "Maya", 1280), Laptop.open(browser, "Ben", 390)
-    code, _ = seat_two(maya, ben, f"{app}/voila/render/sombrero.ipynb", theme="&theme=dark")
+    maya, ben = Laptop.open(browser, "Maya", 1280), Laptop.open(browser, "Ben", 390, dark=True)
+    code, _ = seat_together([maya, ben], f"{app}/voila/render/sombrero.ipynb")
     start = maya.fold.get_by_role("button", name="Start", exact=True)
     expect(start).to_be_enabled()
     start.click()
