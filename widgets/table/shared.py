@@ -42,6 +42,7 @@ from widgets.table.frame import TableFrame
 from widgets.table.seat_at_host import Refused, SeatAtHost
 from widgets.table.seat_game import STEP_TO_LATEST, SeatGame
 from widgets.table.setup import READER, bot_name
+from widgets.toolkit import ui
 from widgets.toolkit.parts import named_button, show
 
 __all__ = ["HOST_AWAY", "KeptElsewhere", "SharedTable", "at_host", "mixed", "take_seat"]
@@ -178,6 +179,11 @@ class SharedTable(KeptElsewhere):
     def decides(self) -> bool:
         """True when the reader may act at the shown position, which must be the latest: no new line is started."""
         return self.live and super().decides()
+
+    def explain(self, path: Sequence[ui.Part]) -> str:
+        """At an earlier position, presses make no move because every move is made at the latest (the game's own
+        reasons would tell a reader whose turn it is there that it is not theirs)."""
+        return STEP_TO_LATEST if not self.live else super().explain(path)
 
     def why_not(self, notation: str) -> str | None:
         """What the kernel can say before asking the host: not the latest position, not the reader's turn, notation
