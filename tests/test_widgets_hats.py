@@ -324,6 +324,7 @@ def test_step_through_shows_earlier_positions() -> None:
     assert all(event.text in text(table.message) for event in game.events[0])
     table.slider.value = 4
     assert tea_table(table) == game.state_at(4).view(0)["table"] and "Move 4 of 6" in text(table.status)
+    assert "It is your turn at move 6: step to the end to play." in text(table.status), "the bots wait for the reader"
     assert table.score_panel.value == score_panel_html(game.state_at(4).score(), None)
     table.back_button.click()
     assert table.shown_ply == 3

@@ -30,7 +30,7 @@ from widgets.games.race import RacePad
 from widgets.table.frame import TableFrame
 from widgets.table.scheduler import ManualClock, Scheduler
 from widgets.table.seat_at_host import ClientSeat, LocalHost, SharedSeat
-from widgets.table.seat_game import SeatGame
+from widgets.table.seat_game import STEP_TO_LATEST, SeatGame
 from widgets.table.shared import SharedTable, at_host
 from widgets.toolkit.parts import is_shown
 
@@ -250,10 +250,17 @@ def test_a_student_steps_back_through_their_own_views() -> None:
     rng = random.Random(3)
     for _ in range(4):
         press_a_move(students.acting_table(), rng)  # type: ignore[arg-type]
-    ben = students.tables[1]
+    while students.game.acting != (1,):
+        press_a_move(students.acting_table(), rng)  # type: ignore[arg-type]
+    maya, ben = students.tables
     ben.go_to(1)
+    maya.go_to(1)
     assert ben.shown().view(1) == json.loads(json.dumps(students.game.seat_view(1).view_at(1)))
     assert not ben.moves_part.offered and not ben.decides()
+    assert said(ben.status).endswith(f"It is your turn at move {students.game.ply}: step to the end to play.")
+    assert "your turn" not in said(maya.status), "Maya waits for Ben"
+    tap(ben, ben.hand_buttons[0])  # a press here plays nothing: his turn is at the latest position, not here
+    assert said(ben.message) == STEP_TO_LATEST
     assert not ben.try_move(str(students.game.legal_moves()[0]) if students.game.legal_moves() else "x")
     assert "Step to the latest position" in said(ben.message)
     ben.go_to(students.game.ply)

@@ -813,13 +813,20 @@ class TableFrame(View):
                 if self.decides()
                 else ": step forward to see what they did"
             )
-            return f"Move {self.shown_ply} of {self.game.ply}. {acting} to move{branch}."
+            return f"Move {self.shown_ply} of {self.game.ply}. {acting} to move{branch}.{self._turn_waiting()}"
         waiting = self.paused()
         if waiting is not None:
             return waiting
         if not self.decides():
             return self.waiting_text(shown)
         return f"{acting} to move."
+
+    def _turn_waiting(self) -> str:
+        """While the reader looks at an earlier move: that the game waits for them at its latest (a classmate's
+        table or the bots stopped there, and the status line speaks of the move shown)."""
+        if self.game.is_over or not any(seat in self.reader_seats for seat in self.game.acting):
+            return ""
+        return f" It is your turn at move {self.game.ply}: step to the end to play."
 
     def waiting_text(self, shown: Game) -> str:
         """The status line while others act at the latest position ("Ben is thinking…")."""
