@@ -178,6 +178,17 @@ def test_nonsense_notation_is_refused_in_the_hosts_words() -> None:
     assert said(white.message) and students.game.ply == 0
 
 
+def test_a_square_that_cannot_be_picked_up_says_why_at_a_shared_table_too() -> None:
+    """The seat's game leaves judging moves to the host; the table judges a press from the view (Sombrero hides
+    nothing), so the sentence names what stands there, as on a table of one's own."""
+    students = Classroom(SombreroTable, "sombrero", 2)
+    white = students.tables[0]
+    for name, reason in (("e4", "there is no piece on e4"), ("a1", "a1 is not your piece")):
+        tap(white, white.squares[name])
+        assert f"Pick up one of your hatted pieces first: {reason}" in said(white.message), said(white.message)
+    assert students.game.ply == 0
+
+
 # -- what a shared table does not do ----------------------------------------------------------------------
 
 

@@ -31,6 +31,7 @@ from collections import defaultdict
 from typing import Any
 from urllib.parse import quote
 
+import hatskit
 from hatskit.drawing import escape
 from hatskit.games.sombrero.components import BLACK, FILES, SIDES, WHITE, parse_square, square_name
 from hatskit.games.sombrero.moves import Jump, Step
@@ -197,7 +198,8 @@ class SombreroTable(TableFrame):
     def _why_not_picked(self, name: str) -> str:
         """Why ``name`` is not picked up: a hatted piece of the mover's with nowhere to go is stuck (S2); else the
         engine judges a step that stays on its square, and its reason says what stands there (no piece, not
-        yours, no hat)."""
+        yours, no hat). It judges the view's position, which Sombrero shows whole: a shared table's game leaves
+        every judgement to the host."""
         view = self._view()
         piece = view["board"].get(name)
         if piece is not None and piece["side"] == view["to_move"] and piece["hatted"]:
@@ -205,7 +207,8 @@ class SombreroTable(TableFrame):
                 f"{name} is stuck: no empty square and no hatless friend of yours next to it (S2). "
                 "Pick up another of your hatted pieces."
             )
-        return f"Pick up one of your hatted pieces first: {self.why_not(f'{name}-{name}')}."
+        reason = hatskit.load(view["position"]).why_illegal(f"{name}-{name}")
+        return f"Pick up one of your hatted pieces first: {reason}." if reason else "Pick up one of your hatted pieces."
 
     def move_words(self, move: Any) -> str:
         """A hinted action in words: "step from e1 to e2", "pass the hat from d3 to d4"."""
