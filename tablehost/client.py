@@ -69,6 +69,13 @@ class TableRefused(Exception):
         super().__init__(frame.get("message", "refused"))
         self.frame = frame
 
+    @property
+    def sentence(self) -> str:
+        """What a player reads: for a move the rules refuse, their reason alone (no notation, as on a table of one's
+        own); for anything else, the host's sentence."""
+        reason = self.frame.get("reason")
+        return reason if isinstance(reason, str) and reason else str(self)
+
 
 class TableConnectionLost(ConnectionError):
     """The connection dropped before the host answered; the client is reconnecting."""

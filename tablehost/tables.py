@@ -81,7 +81,12 @@ class NotNow(TableError):
 
 
 class MoveRefused(TableError):
-    """A move the engine cannot read or the rules forbid here; the engine's sentence says which rule."""
+    """A move the engine cannot read or the rules forbid here; the engine's sentence says which rule. ``reason`` is
+    that sentence alone, for the rules' refusals: what a player's table shows, as a table of one's own does."""
+
+    def __init__(self, message: str, reason: str | None = None) -> None:
+        super().__init__(message)
+        self.reason = reason
 
 
 class NotSaved(TableError):
@@ -568,7 +573,7 @@ class TableHost:
             raise NotNow(f"{brief(move)} is out of turn: {_acting_words(table)} to move, not seat {seat}")
         reason = game.why_illegal(parsed)
         if reason is not None:
-            raise MoveRefused(f"{brief(move)} is not allowed: {reason}")
+            raise MoveRefused(f"{brief(move)} is not allowed: {reason}", reason)
         return parsed
 
     def _play(self, table: Table, seat: int, parsed: Any) -> Sent:

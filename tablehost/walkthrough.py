@@ -127,7 +127,7 @@ def teacher_move(position: Game, move: object) -> Any:
     parsed = parse_move(position, move)
     reason = position.why_illegal(parsed)
     if reason is not None:
-        raise MoveRefused(f"{brief(move)} is not allowed: {reason}")
+        raise MoveRefused(f"{brief(move)} is not allowed: {reason}", reason)
     return parsed
 
 

@@ -404,6 +404,19 @@ def frames_refused(host: TableHost) -> list[tuple[str | bytes, str]]:
     ]
 
 
+def test_a_move_the_rules_refuse_carries_their_reason_alone_for_the_players_table() -> None:
+    host = TableHost()
+    players = started_hats(host)
+    game = players.game
+    wrong = next(f"{c}@{p}" for c in game.view(0)["hand"] for p in range(1, 7) if game.why_illegal(f"{c}@{p}"))
+    for move, reason in ((wrong, game.why_illegal(wrong)), ("fly away", None)):
+        frame = {"op": "move", "code": players.code, "token": players.tokens[0], "move": move}
+        reply = handle(host, json.dumps(frame)).reply
+        assert reply["type"] == "error" and reply.get("reason") == reason, reply
+        assert brief(move) in reply["message"], "the host's sentence still quotes the move"
+    assert game.ply == 0
+
+
 def test_frames_that_are_not_requests_get_a_sentence_and_change_nothing() -> None:
     host = TableHost()
     players = started_hats(host)

@@ -19,6 +19,7 @@ import pytest
 import hatskit
 import tablehost.tables as host_tables
 from hatskit.core import UsageError
+from hatskit.drawing import without_rules
 from hatskit.games.hats_off import KIND_NAMES
 from tablehost import TableHost
 from tablehost.client import TableRefused
@@ -158,7 +159,8 @@ def test_a_move_out_of_turn_gets_the_hosts_sentence() -> None:
     assert ben.moves_part.offered == []
 
 
-def test_a_move_against_the_rules_gets_the_hosts_sentence_and_changes_nothing() -> None:
+def test_a_move_against_the_rules_gets_the_rules_reason_and_changes_nothing() -> None:
+    """The host judges it; the table says the rules' reason as a table of one's own does, without the notation."""
     students = Classroom(HatsTable, "hats", 3)
     maya = students.tables[0]
     legal = {str(move) for move in students.game.legal_moves(0)}
@@ -166,7 +168,8 @@ def test_a_move_against_the_rules_gets_the_hosts_sentence_and_changes_nothing() 
     assert wrong not in legal
     offered = list(maya.moves_part.offered)
     maya.moves_part.receive({"move": wrong})  # a forged message: not offered, so the host judges it
-    assert "is not allowed" in said(maya.message), said(maya.message)
+    assert said(maya.message) == without_rules(students.game.why_illegal(wrong))[0] + ".", said(maya.message)
+    assert wrong not in said(maya.message)
     assert students.game.ply == maya.game.ply == 0
     assert maya.moves_part.offered == offered
 

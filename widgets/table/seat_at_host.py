@@ -187,11 +187,11 @@ class SeatAtHost:
 
 
 def _refusals_to(refused: Refused, request: Callable[[], Frame]) -> None:
-    """Make ``request`` of a host in this process; its refusal goes to ``refused``, in the host's words."""
+    """Make ``request`` of a host in this process; its refusal goes to ``refused``, as a player reads it."""
     try:
         request()
     except TableRefused as refusal:
-        refused(str(refusal))
+        refused(refusal.sentence)
 
 
 class SharedSeat(SeatAtHost):
@@ -352,7 +352,7 @@ class ClientSeat(SeatAtHost):
         try:
             return await request()
         except TableRefused as refusal:
-            refused(str(refusal))
+            refused(refusal.sentence)
         except (TableConnectionLost, TimeoutError):
             refused(LOST)
         return None
