@@ -16,9 +16,10 @@ import ipywidgets as widgets
 import pytest
 
 import hatskit
+from hatskit.core import Event
 from hatskit.drawing import without_rules
 from tests.helpers import RULE_ID, FixedBot, position, press, said, why, widget_states, with_deck
-from widgets.games.hats_off import OTHER_TIME, HatsOffTable, answer_move, describe, prompt_text
+from widgets.games.hats_off import MOVED, OTHER_TIME, HatsOffTable, answer_move, describe, prompt_text
 from widgets.games.race import Answer, read_answer
 from widgets.table.scheduler import ManualClock
 from widgets.toolkit import ui
@@ -480,6 +481,19 @@ def test_the_message_line_folds_the_seats_secret_moves_into_one_line() -> None:
     said = text(table.message)
     assert "Ana and Ben have moved (moves stay secret until everyone has moved)" in said
     assert "Ana has moved" not in said and "Ben has moved" not in said
+
+
+def test_secret_moves_fold_race_by_race_when_the_message_spans_two_races() -> None:
+    table, _ = race_table(0.4)
+    moved = [Event(f"{name}{MOVED}", "O3") for name in ("Ana", "Ben", "Ben", "Ana")]
+    settled, flip = Event("Everyone has moved: the earliest play counts first", "O3"), Event("Ben flips a fez", "O2")
+    lines = [event.text for event in table.told([*moved[:2], settled, flip, *moved[2:]])]
+    assert lines == [
+        f"Ana and Ben have moved{MOVED.removeprefix(' has moved')}",
+        settled.text,
+        flip.text,
+        f"Ben and Ana have moved{MOVED.removeprefix(' has moved')}",
+    ]
 
 
 def test_the_prompt_of_the_last_race_for_a_card_offers_only_the_call() -> None:

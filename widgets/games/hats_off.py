@@ -36,6 +36,7 @@ has moved is left out until the race is settled).
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, ClassVar, cast
 
@@ -342,14 +343,17 @@ class HatsOffTable(TableFrame):
             self.pad.update(**shown)
 
     def told(self, events: list[Event]) -> list[Event]:
-        """A race's "has moved" notes, one a seat, folded into one line: "Ana, Ben and Cleo have moved ..."."""
-        movers = [event.text.removesuffix(MOVED) for event in events if event.text.endswith(MOVED)]
-        if len(movers) < 2:
-            return events
-        folded = Event(f"{_and(movers)} have moved{MOVED.removeprefix(' has moved')}", "O3")
-        first = next(index for index, event in enumerate(events) if event.text.endswith(MOVED))
-        rest = [event for event in events if not event.text.endswith(MOVED)]
-        return [*rest[:first], folded, *rest[first:]]
+        """A race's "has moved" notes, one a seat, folded into one line: "Ana, Ben and Cleo have moved ...". Only
+        notes that follow each other are folded: what a shared table tells since the reader's last move may span
+        races, each settled in between, and a seat moves once in each."""
+        lines: list[Event] = []
+        for sealed, run in itertools.groupby(events, key=lambda event: event.text.endswith(MOVED)):
+            notes = list(run)
+            if sealed and len(notes) > 1:
+                movers = _and([note.text.removesuffix(MOVED) for note in notes])
+                notes = [Event(f"{movers} have moved{MOVED.removeprefix(' has moved')}", "O3")]
+            lines.extend(notes)
+        return lines
 
     def _my_move_words(self, view: HatsOffView) -> str:
         """The reader's sealed move in words: "you: play the fez from the hand after 0.23 s"."""
