@@ -754,7 +754,7 @@ def test_a_card_pressed_when_it_begins_no_move_says_why() -> None:
     play_first_option(table)  # Ben thinks
     before = snapshot(table)
     tap(table, table.hand_buttons[0])
-    assert said(table.message) == "It is Ben (greedy bot)'s turn, not yours."
+    assert said(table.message) == "It is not your turn: Ben (greedy bot) is to move."
     assert "hk-error" in table.message._dom_classes and not picked(table) and snapshot(table) == before
     lesson = HatsTable.with_lessons(LESSONS, bot_delay=0)  # its first step asks for "discard ★1", and only that
     assert [row["move"] for row in lesson.moves_part.offered] == ["discard ★1"]

@@ -279,7 +279,7 @@ class TableFrame(View):
         if shown.is_over:
             return "The game is over."
         if not self.decides():
-            return f"It is {self._acting_names(shown)}'s turn, not yours."
+            return self.not_your_turn(shown)
         return "That makes no move here: the places you can choose light up when you pick something up."
 
     def paused(self) -> str | None:
@@ -357,7 +357,7 @@ class TableFrame(View):
         """None when the reader may play ``notation`` at the shown position, else the sentence that says why not."""
         shown = self.shown()
         if not shown.is_over and not self.decides():
-            return f"It is {self._acting_names(shown)}'s turn, not yours."
+            return self.not_your_turn(shown)
         reason = shown.why_illegal(notation)
         if reason is not None:
             return reason
@@ -811,7 +811,7 @@ class TableFrame(View):
             branch = (
                 ": a move here starts a new line, and the game as it was is kept"
                 if self.decides()
-                else ": step forward to see what they did"
+                else ": step forward to see what happened"
             )
             return f"Move {self.shown_ply} of {self.game.ply}. {acting} to move{branch}.{self._turn_waiting()}"
         waiting = self.paused()
@@ -827,6 +827,11 @@ class TableFrame(View):
         if self.game.is_over or not any(seat in self.reader_seats for seat in self.game.acting):
             return ""
         return f" It is your turn at move {self.game.ply}: step to the end to play."
+
+    def not_your_turn(self, shown: Game) -> str:
+        """A press of the reader's while others are to move: ``It is not your turn: Ben (greedy bot) is to move.``"""
+        acting = shown.acting
+        return f"It is not your turn: {self._acting_names(shown)} {'is' if len(acting) == 1 else 'are'} to move."
 
     def waiting_text(self, shown: Game) -> str:
         """The status line while others act at the latest position ("Ben is thinking…")."""

@@ -192,7 +192,7 @@ class SharedTable(KeptElsewhere):
             return STEP_TO_LATEST
         shown = self.shown()
         if not shown.is_over and not self.decides():
-            return f"It is {self._acting_names(shown)}'s turn, not yours."
+            return self.not_your_turn(shown)
         return shown.why_illegal(notation)
 
     # -- what a shared table does not do -------------------------------------------------------------
