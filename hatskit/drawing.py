@@ -265,14 +265,18 @@ def without_rules(text: str) -> tuple[str, list[str]]:
     return _ASIDE.sub(drop, text).strip(), found
 
 
+_FIRST_WORD = re.compile(r"[a-z]+(?![\w@'’])")  # "the", "into": not "e4", "tap2", "fez@0.2" or "'Ana:…'"
+
+
 def sentence(text: str, capital: bool = False) -> str:
     """``text`` as a line a student reads, with exactly one mark at its end: a full stop unless the words (without
     ruling ids, :func:`without_rules`) already end with ? ! . or …. The stop goes after any ids in brackets, so it
-    still ends the words once the message line has dropped them. ``capital`` raises the first letter, for the
-    table host's refusals, which start small (they are logged and sent as well as shown); a table's own lines
-    may start with a move ("tap2 is …") and keep their first letter."""
+    still ends the words once the message line has dropped them. ``capital`` raises the first letter of a first
+    word made of letters only, for the engines' and the table host's sentences, which start small because they
+    are also part of longer ones ("the beanie has been raced …"); a line that starts with a move or a square
+    ("tap2 is …", "e4 is taken …") keeps its first letter."""
     text = text.strip()
-    text = text[:1].upper() + text[1:] if capital else text
+    text = text[:1].upper() + text[1:] if capital and _FIRST_WORD.match(text) else text
     return text if not text or without_rules(text)[0].endswith((".", "!", "?", "…")) else f"{text}."
 
 

@@ -71,8 +71,8 @@ class TableRefused(Exception):
 
     @property
     def sentence(self) -> str:
-        """What a player reads: for a move the rules refuse, their reason alone (no notation, as on a table of one's
-        own); for anything else, the host's sentence."""
+        """What a player reads: the refusal's reason where the host gave one (no notation or seat numbers, as on a
+        table of one's own), else the host's sentence."""
         reason = self.frame.get("reason")
         return reason if isinstance(reason, str) and reason else str(self)
 

@@ -163,7 +163,7 @@ def handle(host: TableHost, message: str | bytes, user: str | None = None, teach
         rid = request_id(frame)
         sent = dispatch(host, frame, user, teacher)
     except TableError as error:
-        return Sent(error_frame(str(error), op, rid, getattr(error, "reason", None)), refused=error)
+        return Sent(error_frame(str(error), op, rid, error.reason), refused=error)
     if rid is not None:
         sent.reply = {**sent.reply, "re": rid}
     return sent
@@ -172,8 +172,8 @@ def handle(host: TableHost, message: str | bytes, user: str | None = None, teach
 def error_frame(
     message: str, op: str | None = None, rid: int | str | None = None, reason: str | None = None
 ) -> dict[str, Any]:
-    """A refusal: what was asked (``op``, ``re``) and the sentence that says why not (with a move the rules refuse,
-    also their ``reason`` alone, as a player reads it)."""
+    """A refusal: what was asked (``op``, ``re``) and the sentence that says why not (and, where the error has one,
+    its ``reason`` in a player's words: :class:`~tablehost.tables.TableError`)."""
     frame: dict[str, Any] = {"type": "error", "op": op, "message": message}
     frame |= {} if reason is None else {"reason": reason}
     return frame if rid is None else frame | {"re": rid}

@@ -54,10 +54,21 @@ KEEP = 24 * 3600.0  # seconds a lobby or a finished game is kept in memory after
 MAX_TABLES = 5_000  # tables one host holds in memory: 0.2-1.6 GB at mid-game (benchmarks/host_capacity.py)
 RACE_ACTIONS = ("head", "off", "pass", "flip")  # the race pad's answers besides a hat and "wear <hat>"
 WEAR = "wear "
+# A player's words for a move out of turn: their own table stops a press out of turn before it is sent, so one the
+# host gets was sent from a position that has since moved on (a race answer after the race was settled).
+TOO_LATE = "too late: the game moved on before your move arrived"
 
 
 class TableError(ValueError):
-    """A request the host refuses; the message says why in a sentence, quoting the input. Nothing changed."""
+    """A request the host refuses; the message says why in a sentence, quoting the input. Nothing changed.
+
+    ``reason``, where given, is what a player's table shows instead: the words a student reads, without the
+    move's notation or seat numbers (a move the rules refuse: the rules' own sentence, as on a table of one's own).
+    """
+
+    def __init__(self, message: str, reason: str | None = None) -> None:
+        super().__init__(message)
+        self.reason = reason
 
 
 class BadRequest(TableError):
@@ -81,12 +92,7 @@ class NotNow(TableError):
 
 
 class MoveRefused(TableError):
-    """A move the engine cannot read or the rules forbid here; the engine's sentence says which rule. ``reason`` is
-    that sentence alone, for the rules' refusals: what a player's table shows, as a table of one's own does."""
-
-    def __init__(self, message: str, reason: str | None = None) -> None:
-        super().__init__(message)
-        self.reason = reason
+    """A move the engine cannot read or the rules forbid here; the engine's sentence says which rule."""
 
 
 class NotSaved(TableError):
@@ -570,7 +576,7 @@ class TableHost:
         if mover != seat:
             raise NotYourSeat(f"{brief(move)} is a move for seat {brief(mover)}, not for seat {seat}, yours")
         if seat not in game.acting:
-            raise NotNow(f"{brief(move)} is out of turn: {_acting_words(table)} to move, not seat {seat}")
+            raise NotNow(f"{brief(move)} is out of turn: {_acting_words(table)} to move, not seat {seat}", TOO_LATE)
         reason = game.why_illegal(parsed)
         if reason is not None:
             raise MoveRefused(f"{brief(move)} is not allowed: {reason}", reason)

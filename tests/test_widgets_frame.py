@@ -360,7 +360,8 @@ def test_the_full_stop_goes_after_the_ids_the_line_drops_and_is_never_doubled() 
         ("e4 is taken: a step goes to an empty square (S2)", "e4 is taken: a step goes to an empty square."),
         ("Click a lit hat, or decline it (M3, M4).", "Click a lit hat, or decline it."),
         ("Click a lit hat. (M3)", "Click a lit hat."),
-        ("into Ben's inventory (your own only, M4)", "into Ben's inventory (your own only)."),
+        ("into Ben's inventory (your own only, M4)", "Into Ben's inventory (your own only)."),
+        ("tap2 is not a card of yours (O4)", "tap2 is not a card of yours."),  # a move keeps its first letter
         ("Is it yours?  ", "Is it yours?"),
     ):
         table.say(sentence, error=True)

@@ -348,7 +348,7 @@ def test_a_button_in_words_plays_or_is_refused_with_the_engines_sentence() -> No
     table = new_table(game=hatskit.load({"game": GAME_ID, "left": 1, "to_move": 0, "winner": None}))
     take_one, take_two = table.take_buttons
     tap(table, take_two)
-    assert said(table.message) == "take 2 needs 2 pebbles, and only 1 pebble is left." and table.game.ply == 0
+    assert said(table.message) == "Take 2 needs 2 pebbles, and only 1 pebble is left." and table.game.ply == 0
     tap(table, take_one)
     assert table.game.is_over and "Ana took the last pebble and wins." in said(table.message)
 

@@ -42,7 +42,7 @@ from typing import Any, ClassVar, cast
 
 from hatskit.bots import Bot
 from hatskit.core import Event, Game
-from hatskit.drawing import seats_order, without_rules
+from hatskit.drawing import seats_order, sentence, without_rules
 from hatskit.games.hats_off import KIND_NAMES, MAX_RACES, Call, Flip, HatsOffMove, HatsOffView, Pass, Play, Wear
 from hatskit.games.hats_off.bots import LEVELS, RacerBot
 from hatskit.games.hats_off.render import seat_row_html, view_html
@@ -255,12 +255,12 @@ class HatsOffTable(TableFrame):
         if not self.try_move(notation):
             refused(refusal or "")
 
-    def _answer_refused(self, sentence: str) -> None:
+    def _answer_refused(self, refusal: str) -> None:
         """An answer refused (a lesson's step asks for another move, the host said no): the same decision opens
-        again on the pad, with the sentence on the pad too, where the reader looks."""
+        again on the pad, with the sentence on the pad too, where the reader looks (as the message line says it)."""
         self._turn_key = None
         self.show_table(self.shown().view(self.viewer))
-        self.pad.update(result=without_rules(sentence)[0])
+        self.pad.update(result=without_rules(sentence(refusal, capital=True))[0])
 
     def play_chosen(self) -> None:
         """Step mode: play what the row of choices says, timed by the seconds chosen when it is a race move."""

@@ -425,10 +425,11 @@ class TableFrame(View):
         """Put a plain-text sentence in the message line (marked as an error if it is one); its rule ids, such as
         an engine's refusal carries, go behind "why?".
 
-        Whoever wrote it, the sentence ends with one full stop (:func:`hatskit.drawing.sentence`): an engine's
-        refusal, which is an exception's message too, carries none of its own, while the table's own sentences do.
+        Whoever wrote it, the sentence starts with a capital where it starts with a word and ends with one full
+        stop (:func:`hatskit.drawing.sentence`): an engine's refusal, which is an exception's message too, starts
+        small and carries no stop of its own, while the table's own sentences do.
         """
-        self._set_message(told_html([sentence(text)]), error)
+        self._set_message(told_html([sentence(text, capital=True)]), error)
 
     def recent_plies(self) -> range:
         """The plies of the moves the message line tells of: the reader's move and the bots' answers, or the step."""
