@@ -443,11 +443,14 @@ class Classroom:
         if not isinstance(who.token, str) or not who.token:
             raise NotYourName(
                 f"{brief(typed)} is in the class already: send the class token given to that name "
-                "(on a new device, the teacher may clear the name)"
+                "(on a new device, the teacher may clear the name)",
+                f"somebody in this class uses the name {typed} already: type another name (if it is you, on"
+                " another computer, your teacher can clear the name)",
             )
         if student.token_hash is None or not hmac.compare_digest(student.token_hash, hash_token(who.token)):
             raise NotYourName(
-                f"the class token {brief(who.token[:6] + '…')} is not {typed}'s: send under your own name"
+                f"the class token {brief(who.token[:6] + '…')} is not {typed}'s: send under your own name",
+                f"this browser joined the class under another name, not {typed}: type that name",
             )
         return student, None
 

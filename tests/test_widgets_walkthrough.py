@@ -17,7 +17,7 @@ from unittest.mock import patch
 import hatskit
 from hatskit.drawing import RULE_ID
 from tablehost.server import TableServer
-from tests.helpers import hand_button, said, tap
+from tests.helpers import hand_button, random_game, said, tap
 from tests.hosted import on_a_host, until
 from tests.test_widgets_shared import press_a_move
 from widgets import HatsTable, SombreroTable
@@ -216,6 +216,8 @@ async def test_a_student_tries_a_line_of_their_own_and_comes_back_to_the_class_w
     fold.back_button.click()
     assert not maya.trying and maya.game.ply == teacher.game.ply  # type: ignore[attr-defined]
     assert maya.shown().view(None)["position"] == teacher.game.view(None)["position"]
+    finished = random_game("hats", {"players": 3}, seed=1, check=False)
+    assert finished.is_over and maya.waiting_text(finished) == "The game is over.", "a press at the end: not 'Nobody'"
 
 
 @on_a_host
@@ -254,6 +256,8 @@ async def test_a_reloaded_students_page_follows_again_at_once_under_the_name_and
     follow_of(thief).follow_button.click()
     await until(lambda: "hk-error" in follow_of(thief).note.value)
     assert not isinstance(thief, ClassTable)
+    assert said(follow_of(thief).note).startswith("Somebody in this class uses the name maya already: type another")
+    assert "token" not in said(follow_of(thief).note), "the host's words for its clients are not a student's"
 
 
 @on_a_host

@@ -119,7 +119,7 @@ class HostFold(ui.Fold):
             await work
             self.settled()
         except TableRefused as refusal:
-            self.say(sentence(str(refusal), capital=True), error=True)
+            self.say(sentence(refusal.sentence, capital=True), error=True)
         except (TableConnectionLost, TimeoutError):
             self.say(LOST, error=True)
         except (OSError, ConnectionError, HTTPClientError) as error:

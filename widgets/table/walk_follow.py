@@ -271,7 +271,7 @@ class Following(Asking):
             reply = await client.walk_try(notation, number)
         except TableRefused as refusal:
             if table is not None:
-                table.say(sentence(str(refusal), capital=True), error=True)
+                table.say(sentence(refusal.sentence, capital=True), error=True)
             raise
         self.answered[number] = reply
         if table is not None:
@@ -420,6 +420,8 @@ class ClassTable(KeptElsewhere):
     def waiting_text(self, shown: Any) -> str:
         if self.trying:
             return super().waiting_text(shown)
+        if shown.is_over:
+            return "The game is over."
         if self.follow.judgement() is not None:
             return "Your answer is in: your teacher plays on when the class has answered."
         return f"{self._acting_names(shown)} to move: your teacher plays."

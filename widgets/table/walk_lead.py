@@ -198,7 +198,7 @@ class Leading(Asking):
                 await step
         except TableRefused as refusal:
             self._stuck = self._wanted()
-            self.say(sentence(str(refusal), capital=True), error=True)
+            self.say(sentence(refusal.sentence, capital=True), error=True)
         except (TableConnectionLost, TimeoutError):
             self.say(LOST, error=True)
         finally:

@@ -113,7 +113,7 @@ class ClassReport:
                 await work
         except TableRefused as refusal:
             self.refused = True
-            self.tell(REFUSED.format(why=str(refusal).rstrip("."), name=self.name))
+            self.tell(REFUSED.format(why=refusal.sentence.rstrip("."), name=self.name))
         except (OSError, TimeoutError, ConnectionError, HTTPClientError) as error:
             self.tell(UNREACHABLE.format(why=str(error) or type(error).__name__))
         finally:
