@@ -20,7 +20,7 @@ from tablehost.server import TableServer
 from tests.helpers import hand_button, random_game, said, tap
 from tests.hosted import on_a_host, until
 from tests.test_widgets_shared import press_a_move
-from widgets import HatsTable, SombreroTable
+from widgets import HatsTable, MadderTable, SombreroTable
 from widgets.host import HOST_ENV
 from widgets.table.frame import TableFrame
 from widgets.table.links import table_from_query, teacher_from_query, teacher_secret_from_query
@@ -291,6 +291,25 @@ async def test_a_walkthrough_of_every_hand_shows_the_students_each_seats_hand_an
     assert "every hand is showing" in shown and all(" ".join(hand) in shown for hand in hands)
     assert not is_shown(maya.guard.screen) and is_shown(maya.table_area), "no screen: the class sees them"
     assert not is_shown(follow_of(maya).try_button), "a hidden deck: no line of one's own from here"
+    lead_of(teacher).ask_button.click()
+    await until(lambda: maya.decides())
+    press_a_move(maya, random.Random(1))  # type: ignore[arg-type]
+    await until(lambda: "is in: a legal move" in said(maya.message))
+    assert said(maya.message).startswith(("Your answer, put ", "Your answer, discard ", "Your answer, make ")), said(
+        maya.message
+    )  # her move in the hint's words, not its notation
+
+
+@on_a_host
+async def test_a_students_answer_is_told_in_words_not_in_the_games_notation(server: TableServer) -> None:
+    teacher = await leading(server, MadderTable, shows="seat")
+    maya = await following(server, MadderTable, code_of(teacher), "Maya")
+    lead_of(teacher).ask_button.click()
+    await until(lambda: maya.decides())
+    press_a_move(maya, random.Random(1))  # type: ignore[arg-type]
+    await until(lambda: "is in: a legal move" in said(maya.message))
+    answer = said(maya.message).split(", is in")[0]
+    assert answer.startswith("Your answer, play your ") and not re.search(r"[>*@]", answer), answer
 
 
 def test_the_hosts_teacher_link_makes_the_teachers_screen_and_a_walk_code_sets_no_game() -> None:

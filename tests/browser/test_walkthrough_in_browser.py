@@ -78,7 +78,7 @@ class Follower:
     @property
     def answer(self) -> Locator:
         """The message line once the host judged her try (legal or not)."""
-        return self.table.locator(".hk-message", has_text=re.compile(r"Your answer, \S+, is in"))
+        return self.table.locator(".hk-message", has_text=re.compile(r"Your answer, [^,]+, is in"))
 
 
 def opened(browser: Browser, url: str, width: int, height: int = 900) -> tuple[Page, Kernel]:
@@ -153,7 +153,8 @@ def answer_two_squares_away(student: Follower) -> str:
     student.kernel.press(square.and_(student.page.locator(f'[title^="{origin}1:"]')), f"{origin}1")
     target = square.and_(student.page.locator(f'[title^="{origin}3: empty"]'))
     student.kernel.press(target, f"{origin}3")
-    expect(student.answer).to_contain_text(f"Your answer, {origin}1-{origin}3, is in, but it is not allowed here")
+    told = f"Your answer, step from {origin}1 to {origin}3, is in, but it is not allowed here"  # in words
+    expect(student.answer).to_contain_text(told)
     expect(student.answer.locator("details.hk-why")).to_contain_text(rule_name("S2"))
     return f"{origin}1-{origin}3"
 
