@@ -477,12 +477,14 @@ def test_hats_and_haberdashers_are_drawn_cards_whose_drawings_screen_readers_ski
 def test_end_of_round_done_then_the_haberdasher_step_and_the_round_table() -> None:
     table = table_at(end_position())
     assert is_shown(table.done_button) and "end of the round" in text(table.round_info)
+    assert "Your Haberdasher (secret until the end of the round)" in text(table.haberdasher_line)
     tap(table, hand_button(table, "Newsboy"), table.target_buttons[0])
     table.done_button.click()
     view = table.game.view(0)
     assert view["phase"] == "haberdashers" and view["to_move"] == 0, "the bots were done; Ana's Clearance Clerk waits"
     assert CLERK in text(table.ability_prompt) and "stand-in" in text(table.ability_prompt)
     assert TRENDSETTER in text(table.seat_rows[1]) and COLLECTOR in text(table.seat_rows[2]), "revealed (M4)"
+    assert "Your Haberdasher (turned up for everyone now)" in text(table.haberdasher_line), "no longer secret"
     assert "✓ done" not in text(table.seat_rows[0])
     fedora = card(table, "pick up the Fedora from your inventory, then choose what becomes of it")
     tap(table, fedora)  # up to two hats: the Fedora with another, or alone by its button

@@ -768,14 +768,16 @@ def _ability_html(view: MadderView, card: Ability, cards: CardSet, where: str) -
 
 
 def _haberdasher_html(view: MadderView, cards: CardSet) -> str:
-    """The viewer's own Haberdasher: its card, and beside it its text with the card set's label (M6)."""
+    """The viewer's own Haberdasher: its card, and beside it its text with the card set's label (M6); secret until
+    the round's end, when every seat's is turned up (M4)."""
     name = view["haberdasher"]
     if name is None:
         return ""
     card = cards.haberdasher(name)
+    secret = "secret until the end of the round" if view["haberdashers"] is None else "turned up for everyone now"
     return (
         f'<div class="hk-row">{haberdasher_html(card)}<span class="hk-habertext">'
-        f"Your Haberdasher (secret until the end of the round): <b>{escape(card.name)}</b>: "
+        f"Your Haberdasher ({secret}): <b>{escape(card.name)}</b>: "
         f'{escape(card.text)} <small class="hk-standin">{escape(cards.label)}</small></span></div>'
     )
 
