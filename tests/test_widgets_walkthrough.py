@@ -25,7 +25,7 @@ from widgets.host import HOST_ENV
 from widgets.table.frame import TableFrame
 from widgets.table.links import table_from_query, teacher_from_query, teacher_secret_from_query
 from widgets.table.walk_follow import ClassTable, Following
-from widgets.table.walk_lead import Leading, LeadingTable
+from widgets.table.walk_lead import Leading, LeadingTable, tally_html
 from widgets.toolkit.parts import is_shown
 
 
@@ -310,6 +310,20 @@ async def test_a_students_answer_is_told_in_words_not_in_the_games_notation(serv
     await until(lambda: "is in: a legal move" in said(maya.message))
     answer = said(maya.message).split(", is in")[0]
     assert answer.startswith("Your answer, play your ") and not re.search(r"[>*@]", answer), answer
+
+
+def test_a_question_closed_before_the_strong_bot_chose_does_not_say_it_is_thinking_still() -> None:
+    tally = {"number": 4, "ply": 27, "seat": 1, "answered": 0, "following": 2, "choices": [], "rules": [], "illegal": 0}
+    names = ("Ana", "Ben", "Cleo")
+    assert "The strong bot is thinking…" in said_html(tally_html(tally, names))
+    closed = said_html(tally_html(tally, names, closed=True))
+    assert closed.startswith("Question 4 (closed): Ben's move after move 27.") and "thinking" not in closed
+    assert "The question closed before the strong bot chose a move." in closed
+    assert "The strong bot plays ★ ♠4@6." in said_html(tally_html(tally | {"best": "♠4@6"}, names, closed=True))
+
+
+def said_html(markup: str) -> str:
+    return " ".join(re.sub(r"<[^>]+>", " ", markup).split())
 
 
 def test_the_hosts_teacher_link_makes_the_teachers_screen_and_a_walk_code_sets_no_game() -> None:

@@ -82,6 +82,7 @@ class Leading(Asking):
         self.ask_button.primary = True
         self.end_button = named_button("end the walkthrough", "end it: the students' tables stop following", self.end)
         self.tally_line = html_line("hk-walk-tally")
+        self.tally: Frame | None = None  # the last question's count, as the host last sent it
 
     def _parts(self) -> list[ui.Part]:
         self.before = [row([self.shows_box, self.start_button, self.resume_button])]
@@ -173,7 +174,7 @@ class Leading(Asking):
         self.client = None
         unlead(self.table)
         self._show_parts()
-        self.tally_line.value = ""
+        self.tally, self.tally_line.value = None, ""
 
     def copy_link(self) -> None:
         """The walkthrough's link (the page's own, with ``?walk=CODE``) to the clipboard."""
@@ -241,11 +242,12 @@ class Leading(Asking):
         """The class's answers counted, and who follows, as the host tells them."""
         kind = frame.get("type")
         if kind == "walk_tally" and self.client is not None:
+            self.tally = frame
             self.tally_line.value = tally_html(frame, self.table.game.seat_names)
         elif kind == "walk_presence" and frame.get("students") is not None:
             self.code_line.value = code_html(self.code or "", frame["students"])
-        elif kind == "walk" and frame.get("question") is None and self.client is not None:
-            self.tally_line.value = _closed(self.tally_line.value)
+        elif kind == "walk" and frame.get("question") is None and self.client is not None and self.tally is not None:
+            self.tally_line.value = tally_html(self.tally, self.table.game.seat_names, closed=True)
         else:
             return
         self.table.flush()
@@ -262,20 +264,23 @@ def code_html(code: str, students: Sequence[Frame] = ()) -> str:
     return f"<p>{lead}</p><p>{html.escape(follow)}</p>"
 
 
-def tally_html(tally: Frame, names: Sequence[str]) -> str:
-    """The open question's answers, as the teacher's screen shows them to a class: how many answered; each move
+def tally_html(tally: Frame, names: Sequence[str], closed: bool = False) -> str:
+    """The question's answers, as the teacher's screen shows them to a class: how many answered; each move
     chosen (most first) on a bar as long as its share, the strong bot's starred and an illegal one crossed, with
-    the reason in words (its rule in the tooltip); the illegal tries by rule; and the strong bot's move."""
+    the reason in words (its rule in the tooltip); the illegal tries by rule; and the strong bot's move. Once the
+    teacher played or stepped on (``closed``) the count stays, marked so, and a bot that had not chosen by then
+    is not said to be thinking still."""
     seat = names[tally["seat"]] if 0 <= tally["seat"] < len(names) else str(tally["seat"])
     head = (
-        f"<b>Question {tally['number']}</b>: {html.escape(seat)}'s move {_when(tally['ply'])}."
-        f" {tally['answered']} of {tally['following']} answered."
+        f"<b>Question {tally['number']}</b>{' (closed)' if closed else ''}: {html.escape(seat)}'s move"
+        f" {_when(tally['ply'])}. {tally['answered']} of {tally['following']} answered."
     )
     choices = "".join(_choice(choice, max(tally["answered"], 1)) for choice in tally["choices"])
     rules = ", ".join(f"{_rule(rule['rule'])}: {rule['count']}" for rule in tally["rules"])
     illegal = f"<p>Illegal tries: {tally['illegal']}" + (f" ({rules})" if rules else "") + ".</p>"
     best = tally.get("best")
     bot = f"The strong bot plays ★ {html.escape(best)}." if best else "The strong bot is thinking…"
+    bot = "The question closed before the strong bot chose a move." if closed and not best else bot
     return f"<p>{head}</p><ul class='hk-walk-choices'>{choices}</ul>{illegal}<p>{bot}</p>"
 
 
@@ -303,11 +308,6 @@ def _rule(rule: str | None) -> str:
     if rule is None:
         return "other"
     return f"<abbr title='{html.escape(rule_name(rule))}'>{html.escape(RULE_NAMES.get(rule, rule))}</abbr>"
-
-
-def _closed(tally: str) -> str:
-    """The last tally once the question closed (the teacher played or stepped on)."""
-    return tally if not tally or "(closed)" in tally else tally.replace("</b>", "</b> (closed)", 1)
 
 
 class LeadingTable(TableFrame):
