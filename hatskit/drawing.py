@@ -265,7 +265,7 @@ def without_rules(text: str) -> tuple[str, list[str]]:
     return _ASIDE.sub(drop, text).strip(), found
 
 
-_FIRST_WORD = re.compile(r"[a-z]+(?![\w@'’])")  # "the", "into": not "e4", "tap2", "fez@0.2" or "'Ana:…'"
+_FIRST_WORD = re.compile(r"[a-z]+(?![\w@])")  # "the", "into", "it's": not "e4", "tap2" or "fez@0.2"
 
 
 def sentence(text: str, capital: bool = False) -> str:
