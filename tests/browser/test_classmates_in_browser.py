@@ -162,6 +162,10 @@ class Secrets:
     seen: dict[str, int] = field(default_factory=dict)  # frames searched so far, by classmate
     own_named: dict[str, int] = field(default_factory=dict)  # frames that named the seat's own hand, by classmate
     checked: int = 0
+    known: dict[int, set[str]] = field(default_factory=dict)  # cards each seat's own views have shown so far
+    plies_read: dict[int, int] = field(default_factory=dict)  # the views of each seat read for them: plies 0 to n-1
+    told: set[str] = field(default_factory=set)  # cards the narration, which every seat reads, has named
+    events_read: int = 0
 
     def check(self, laptops: list[Laptop]) -> None:
         for seat, laptop in enumerate(laptops):
@@ -187,15 +191,20 @@ class Secrets:
         return set(game.view(seat).get("hand") or [])
 
     def _hidden(self, seat: int) -> set[str]:
-        """What ``seat`` may not know now: hidden from it, and never shown in any of its own views so far."""
+        """What ``seat`` may not know now: hidden from it, and never shown in any of its own views so far, nor named
+        by the narration. It runs on the host's loop, which the pages' moves wait for: each view and event is read
+        once, as it comes (the seat's views and the events only grow: a shared table has no undo)."""
         game = self.own_host.server.host.tables[self.code].game
         if game.is_over:
             return set()  # the end shows every hand's favourite hat (H6)
-        ids = card_ids(game)
-        seen_text = json.dumps([*game.seat_view(seat).past_views(), game.view(seat)], ensure_ascii=False)
-        known = {card for card in ids if pattern(card).search(seen_text)}
-        told = " ".join(event.text for events in game.events for event in events)  # every seat reads these
-        return {card for card in hidden_from(game, seat) - known if not pattern(card).search(told)}
+        ids, first = card_ids(game), self.plies_read.get(seat, 0)
+        views = json.dumps([game.view_at(ply, seat) for ply in range(first, game.ply + 1)], ensure_ascii=False)
+        self.plies_read[seat] = game.ply + 1
+        self.known.setdefault(seat, set()).update(card for card in ids if pattern(card).search(views))
+        told = " ".join(event.text for events in game.events[self.events_read :] for event in events)
+        self.events_read = len(game.events)
+        self.told.update(card for card in ids if pattern(card).search(told))
+        return hidden_from(game, seat) - self.known[seat] - self.told
 
 
 Looks = list[dict[str, Any]]
