@@ -13,7 +13,6 @@ the splicing itself, against encoding it whole.
 
 from __future__ import annotations
 
-import argparse
 import random
 import statistics
 import time
@@ -21,7 +20,7 @@ from typing import Any
 
 from jupyter_client.session import json_packer
 
-from benchmarks.move_path import GAMES, reader_table
+from benchmarks.move_path import GAMES, games_asked, reader_table
 from widgets.toolkit import ui
 
 
@@ -81,12 +80,10 @@ def figures(moves: list[tuple[int, int, float, float]]) -> str:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--games", type=int, default=3, help="random games per game kind")
-    arguments = parser.parse_args()
+    games_each = games_asked(__doc__)
     print(f"{'game':10} {'moves':>6} {'median sent / whole':>22} {'last tenth sent / whole':>26} {'encode':>22}")
     for game_id in GAMES:
-        games = [one_game(game_id, seed) for seed in range(arguments.games)]
+        games = [one_game(game_id, seed) for seed in range(games_each)]
         moves = [move for game in games for move in game]
         lasts = [move for game in games for move in game[len(game) - len(game) // 10 :]]
         made, whole_time = statistics.median(m[2] for m in moves), statistics.median(m[3] for m in moves)

@@ -63,14 +63,19 @@ def one_game(game_id: str, seed: int) -> tuple[list[float], list[float]]:
     return asked, offered
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+def games_asked(doc: str) -> int:
+    """The command line's ``--games``: seeded random games of every game kind (this script's and move_bytes.py's)."""
+    parser = argparse.ArgumentParser(description=doc.split("\n")[0])
     parser.add_argument("--games", type=int, default=3, help="random games per game kind")
-    arguments = parser.parse_args()
+    return int(parser.parse_args().games)
+
+
+def main() -> None:
+    games = games_asked(__doc__)
     print(f"{'game':10} {'moves':>6} {'asked at each press':>20} {'offered as data':>16} {'ratio':>6}")
     for game_id in GAMES:
         asked, offered = [], []
-        for seed in range(arguments.games):
+        for seed in range(games):
             one_asked, one_offered = one_game(game_id, seed)
             asked += one_asked
             offered += one_offered

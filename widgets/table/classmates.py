@@ -37,7 +37,7 @@ from widgets.toolkit.clipboard import Clipboard
 from widgets.toolkit.parts import html_line, named_button, row, show
 
 if TYPE_CHECKING:
-    from tablehost.client import TableClient
+    from tablehost.client import TableClient, TableRefused
     from widgets.table.frame import TableFrame
     from widgets.table.seat_at_host import ClientSeat
 
@@ -88,6 +88,10 @@ class HostFold(ui.Fold):
         self.note.value = f'<span class="hk-error">{html.escape(text)}</span>' if error else html.escape(text)
         self.table.flush()
 
+    def refused(self, refusal: TableRefused) -> None:
+        """The host's refusal at the top of the fold, in a student's words where it gave them."""
+        self.say(sentence(refusal.sentence, capital=True), error=True)
+
     def settled(self) -> None:
         """What the fold says once a request is answered: nothing."""
         self.say("")
@@ -119,7 +123,7 @@ class HostFold(ui.Fold):
             await work
             self.settled()
         except TableRefused as refusal:
-            self.say(sentence(refusal.sentence, capital=True), error=True)
+            self.refused(refusal)
         except (TableConnectionLost, TimeoutError):
             self.say(LOST, error=True)
         except (OSError, ConnectionError, HTTPClientError) as error:

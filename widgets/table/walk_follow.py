@@ -271,7 +271,7 @@ class Following(Asking):
             reply = await client.walk_try(notation, number)
         except TableRefused as refusal:
             if table is not None:
-                table.say(sentence(refusal.sentence, capital=True), error=True)
+                table.say(refusal.sentence, error=True)  # the table's say makes it a sentence
             raise
         self.answered[number] = reply
         if table is not None:

@@ -13,7 +13,7 @@ from typing import Any, cast
 from tornado.httpclient import HTTPClientError
 
 import hatskit
-from hatskit.drawing import RULE_NAMES, rule_name, sentence, without_rules
+from hatskit.drawing import RULE_NAMES, rule_name, without_rules
 from tablehost.client import TableClient, TableConnectionLost, TableRefused
 from widgets.host import hub_user
 from widgets.table.classmates import LOST, Asking
@@ -199,7 +199,7 @@ class Leading(Asking):
                 await step
         except TableRefused as refusal:
             self._stuck = self._wanted()
-            self.say(sentence(refusal.sentence, capital=True), error=True)
+            self.refused(refusal)
         except (TableConnectionLost, TimeoutError):
             self.say(LOST, error=True)
         finally:
