@@ -189,7 +189,17 @@ async def answered(teacher: TableFrame, student: Any, move: str, count: int, fol
     press_offered(student, move)
     await until(lambda: "is in: a legal move" in said(student.message))
     await until(lambda: f"{count} of {following} answered" in tally(teacher))
-    assert f"{move}: 1" in tally(teacher) and not student.decides(), tally(teacher)
+    assert f"{in_words(teacher, move)}: 1" in tally(teacher) and not student.decides(), tally(teacher)
+
+
+def in_words(teacher: TableFrame, move: str) -> str:
+    """An answer as the tally says it to the class: in the words of a hint to the asked seat, not in notation."""
+    asked = lead_of(teacher).tally
+    assert asked is not None
+    words = teacher.move_words(teacher.game.parse(move), asked["seat"])
+    shown = tally(teacher)
+    assert words != move and f"{move}: " not in shown, f"{move} is in notation on the projector: {shown}"
+    return words
 
 
 async def tried(teacher: TableFrame, student: Any, move: str, rules: set[str], count: int, following: int) -> None:
@@ -201,7 +211,7 @@ async def tried(teacher: TableFrame, student: Any, move: str, rules: set[str], c
     await until(lambda: "not allowed here" in said(student.message))
     await until(lambda: f"{count} of {following} answered" in tally(teacher))
     counted, drawn = tally(teacher), lead_of(teacher).tally_line.value
-    assert f"{move}: 1 ✘ not allowed" in counted, counted
+    assert f"{in_words(teacher, move)}: 1 ✘ not allowed" in counted, counted
     cited = [rule for rule in rules if f"<abbr title='rule {rule}: " in drawn]  # the rule named, its id the tooltip
     assert cited, f"{move}: {rules}: {drawn}"
 

@@ -136,10 +136,11 @@ async def test_your_move_counts_a_legal_answer_and_an_illegal_try_with_its_rule_
     await until(lambda: "not allowed here" in said(ben.message))
     await until(lambda: "2 of 2 answered" in lead_of(teacher).tally_line.value)
     tally = lead_of(teacher).tally_line.value
-    assert "Illegal tries: 1 (<abbr title='rule H" in tally and f"<b>{card}@{position + 1}: 1</b>" in tally
+    assert "Illegal tries: 1 (<abbr title='rule H" in tally and f"<b>put {card} on position {position + 1} and" in tally
     shown = re.sub(r"<[^>]+>", "", tally)  # what the projector shows: the rules by name, their ids in tooltips
     assert "✘ not allowed: " in shown and not RULE_ID.search(shown), shown
-    await until(lambda: "The strong bot plays" in lead_of(teacher).tally_line.value, timeout=30)
+    await until(lambda: "The strong bot's move" in lead_of(teacher).tally_line.value, timeout=30)
+    assert "@" not in said(lead_of(teacher).tally_line), "the projector shows the answers in words, not notation"
     press_a_move(teacher, random.Random(4))  # type: ignore[arg-type]  # the teacher plays on
     await until(lambda: maya.game.ply == teacher.game.ply and "(closed)" in lead_of(teacher).tally_line.value)
     assert not maya.decides()
@@ -310,6 +311,10 @@ async def test_a_students_answer_is_told_in_words_not_in_the_games_notation(serv
     await until(lambda: "is in: a legal move" in said(maya.message))
     answer = said(maya.message).split(", is in")[0]
     assert answer.startswith("Your answer, play your ") and not re.search(r"[>*@]", answer), answer
+    await until(lambda: "1 of 1 answered" in said(lead_of(teacher).tally_line))
+    await until(lambda: "The strong bot's move" in said(lead_of(teacher).tally_line), timeout=30)
+    projected = said(lead_of(teacher).tally_line)  # the teacher's tally says the answers as the class reads them
+    assert f"{answer.removeprefix('Your answer, ')}: 1" in projected and not re.search(r"[>*@]", projected), projected
 
 
 def test_a_question_closed_before_the_strong_bot_chose_does_not_say_it_is_thinking_still() -> None:
@@ -319,7 +324,9 @@ def test_a_question_closed_before_the_strong_bot_chose_does_not_say_it_is_thinki
     closed = said_html(tally_html(tally, names, closed=True))
     assert closed.startswith("Question 4 (closed): Ben's move after move 27.") and "thinking" not in closed
     assert "The question closed before the strong bot chose a move." in closed
-    assert "The strong bot plays ★ ♠4@6." in said_html(tally_html(tally | {"best": "♠4@6"}, names, closed=True))
+    best = tally | {"best": "♠4@6", "words": {"♠4@6": "put ♠4 on position 6 and take ♦2"}}
+    worded = said_html(tally_html(best, names, closed=True))
+    assert "★ The strong bot's move: put ♠4 on position 6 and take ♦2." in worded
 
 
 def said_html(markup: str) -> str:

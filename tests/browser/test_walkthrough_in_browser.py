@@ -147,16 +147,17 @@ def answer_legal(student: Follower) -> None:
 
 def answer_two_squares_away(student: Follower) -> str:
     """Pick up a White hatted piece of the first rank and press the empty square two ranks up (no piece steps that
-    far, S2): the page sends it as her try, and the host's refusal, with its rule, is on her message line."""
+    far, S2): the page sends it as her try, and the host's refusal, with its rule, is on her message line. The try
+    in the words she and the teacher's tally read it in."""
     square = student.table.locator("button.hk-sq")
     origin = next(f for f in "hgfe" if square.and_(student.page.locator(f'[title^="{f}1: White, hatted"]')).count())
     student.kernel.press(square.and_(student.page.locator(f'[title^="{origin}1:"]')), f"{origin}1")
     target = square.and_(student.page.locator(f'[title^="{origin}3: empty"]'))
     student.kernel.press(target, f"{origin}3")
-    told = f"Your answer, step from {origin}1 to {origin}3, is in, but it is not allowed here"  # in words
-    expect(student.answer).to_contain_text(told)
+    words = f"step from {origin}1 to {origin}3"
+    expect(student.answer).to_contain_text(f"Your answer, {words}, is in, but it is not allowed here")
     expect(student.answer.locator("details.hk-why")).to_contain_text(rule_name("S2"))
-    return f"{origin}1-{origin}3"
+    return words
 
 
 def ask(lead: Locator, students: list[Follower]) -> None:
@@ -236,9 +237,9 @@ def test_three_students_follow_the_teachers_projector_answer_two_questions_and_t
     expect(tally).to_contain_text("Question 1")
     expect(tally).to_contain_text("3 of 3 answered")
     expect(tally).to_contain_text("Illegal tries: 1 (Actions: 1).")  # the rule by name; "rule S2" is its tooltip
-    expect(tally).to_contain_text(f"{illegal}: 1 ✘ not allowed: ")
+    expect(tally).to_contain_text(f"{illegal}: 1 ✘ not allowed: ")  # in words on the projector, as the class reads
     expect(tally).not_to_contain_text("(S2)")
-    expect(tally).to_contain_text("The strong bot plays", timeout=PATIENCE)
+    expect(tally).to_contain_text("The strong bot's move: step from", timeout=PATIENCE)
     projector(teacher, "walkthrough-teacher-projector-1920", lead)
     assert serious_violations(teacher) == []
     wait_until_evaluates(tally, WORDS_ON_BARS, [])  # what axe-core cannot read: words over a bar's gradient

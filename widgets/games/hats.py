@@ -156,9 +156,9 @@ class HatsTable(TableFrame):
         keyword = "back" if target is self.give_back_button else self.optional_button.description
         return f"{keyword} {card}"
 
-    def move_words(self, move: Any) -> str:
+    def move_words(self, move: Any, seat: int | None = None) -> str:
         """A hinted move in words: "put ♥4 on position 4 and take ♥5", "discard ♥2 and draw a new card ..."."""
-        return what_to_do(self.shown().view(self.hint_seat()), move)
+        return what_to_do(self.shown().view(self.hint_seat() if seat is None else seat), move)
 
     def said(self, events: list[Event]) -> list[Told]:
         """One short line a move: "Cleo exchanged ★4 for ★5 at position 3 and takes the last cookie". Why it was

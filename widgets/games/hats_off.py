@@ -283,7 +283,7 @@ class HatsOffTable(TableFrame):
         chosen = self.seat_box.value if self.mode == "step" else None
         return self.viewer if chosen is None else chosen
 
-    def move_words(self, move: Any) -> str:
+    def move_words(self, move: Any, seat: int | None = None) -> str:
         """ "Ben: play the fez from the hand after 0.61 s": the move as the list says it, with its time."""
         words = f"{self.game.seat_names[move.seat]}: {describe(move)}"
         return f"{words} after {move.ms / 1000:.2f} s" if isinstance(move, Play | Call) else words

@@ -366,13 +366,14 @@ class MadderTable(TableFrame):
         scored = len(self.shown().view(None)["scores"])
         return scored if scored > len(self.game.state_at(ply - 1).view(None)["scores"]) else None
 
-    def move_words(self, move: Any) -> str:
+    def move_words(self, move: Any, seat: int | None = None) -> str:
         """A hinted move in words, as the table's buttons say it: "play your Bowler ★ into Cleo's inventory"."""
+        user = self.hint_seat() if seat is None else seat
         if isinstance(move, Play):
-            return f"play your {hat_words(move.hat)} into {_whose(move.to, self.hint_seat())}"
+            return f"play your {hat_words(move.hat)} into {_whose(move.to, user)}"
         if move in (DECLINE, DONE):
             return "press “decline”" if move == DECLINE else "press “done”: you play no more hats this round"
-        return describe(move, self.hint_seat())
+        return describe(move, user)
 
     # -- showing ---------------------------------------------------------------------
 

@@ -210,7 +210,7 @@ class SombreroTable(TableFrame):
         reason = hatskit.load(view["position"]).why_illegal(f"{name}-{name}")
         return f"Pick up one of your hatted pieces first: {reason}." if reason else "Pick up one of your hatted pieces."
 
-    def move_words(self, move: Any) -> str:
+    def move_words(self, move: Any, seat: int | None = None) -> str:
         """A hinted action in words: "step from e1 to e2", "pass the hat from d3 to d4"."""
         origin, target = square_name(move.origin), square_name(move.target)
         return (

@@ -502,8 +502,9 @@ class TableFrame(View):
         """The seat a hint is for: the reader who decides at the shown position (a table may let the reader choose)."""
         return self.viewer
 
-    def move_words(self, move: Any) -> str:
-        """A move as the message line names it: its notation, unless a table says it in words."""
+    def move_words(self, move: Any, seat: int | None = None) -> str:
+        """A move at the shown position as the message line names it, addressed to ``seat`` (the hint's seat if
+        None): its notation, unless a table says it in words."""
         return str(move)
 
     def preselect(self, move: Any) -> None:

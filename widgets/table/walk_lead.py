@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import html
-from collections.abc import Coroutine, Sequence
+from collections.abc import Coroutine, Mapping, Sequence
 from typing import Any, cast
 
 from tornado.httpclient import HTTPClientError
@@ -242,8 +242,8 @@ class Leading(Asking):
         """The class's answers counted, and who follows, as the host tells them."""
         kind = frame.get("type")
         if kind == "walk_tally" and self.client is not None:
-            self.tally = frame
-            self.tally_line.value = tally_html(frame, self.table.game.seat_names)
+            self.tally = self._in_words(frame)
+            self.tally_line.value = tally_html(self.tally, self.table.game.seat_names)
         elif kind == "walk_presence" and frame.get("students") is not None:
             self.code_line.value = code_html(self.code or "", frame["students"])
         elif kind == "walk" and frame.get("question") is None and self.client is not None and self.tally is not None:
@@ -251,6 +251,18 @@ class Leading(Asking):
         else:
             return
         self.table.flush()
+
+    def _in_words(self, tally: Frame) -> Frame:
+        """The tally with its answers and the strong bot's move as a hint to the asked seat says them ("put ♥4 on
+        position 4 and take ♥5", not ``♥4@4``): worded while this table shows the asked position, which it does
+        until the question closes, and kept with the tally for its closed count."""
+        kept = self.tally.get("words", {}) if self.tally and self.tally["number"] == tally["number"] else {}
+        words: dict[str, str] = dict(kept)
+        asked = [str(choice["move"]) for choice in tally["choices"]] + [str(tally["best"])] * bool(tally.get("best"))
+        if self.table.shown_ply == tally["ply"]:
+            for move in (move for move in asked if move not in words):
+                words[move] = self.table.move_words(self.table.game.parse(move), tally["seat"])
+        return {**tally, "words": words}
 
 
 def code_html(code: str, students: Sequence[Frame] = ()) -> str:
@@ -266,20 +278,21 @@ def code_html(code: str, students: Sequence[Frame] = ()) -> str:
 
 def tally_html(tally: Frame, names: Sequence[str], closed: bool = False) -> str:
     """The question's answers, as the teacher's screen shows them to a class: how many answered; each move
-    chosen (most first) on a bar as long as its share, the strong bot's starred and an illegal one crossed, with
-    the reason in words (its rule in the tooltip); the illegal tries by rule; and the strong bot's move. Once the
-    teacher played or stepped on (``closed``) the count stays, marked so, and a bot that had not chosen by then
-    is not said to be thinking still."""
+    chosen (most first, in ``tally["words"]`` where it has them) on a bar as long as its share, the strong bot's
+    starred and an illegal one crossed, with the reason in words (its rule in the tooltip); the illegal tries by
+    rule; and the strong bot's move. Once the teacher played or stepped on (``closed``) the count stays, marked so,
+    and a bot that had not chosen by then is not said to be thinking still."""
     seat = names[tally["seat"]] if 0 <= tally["seat"] < len(names) else str(tally["seat"])
+    words = tally.get("words", {})
     head = (
         f"<b>Question {tally['number']}</b>{' (closed)' if closed else ''}: {html.escape(seat)}'s move"
         f" {_when(tally['ply'])}. {tally['answered']} of {tally['following']} answered."
     )
-    choices = "".join(_choice(choice, max(tally["answered"], 1)) for choice in tally["choices"])
+    choices = "".join(_choice(choice, max(tally["answered"], 1), words) for choice in tally["choices"])
     rules = ", ".join(f"{_rule(rule['rule'])}: {rule['count']}" for rule in tally["rules"])
     illegal = f"<p>Illegal tries: {tally['illegal']}" + (f" ({rules})" if rules else "") + ".</p>"
     best = tally.get("best")
-    bot = f"The strong bot plays ★ {html.escape(best)}." if best else "The strong bot is thinking…"
+    bot = f"★ The strong bot's move: {html.escape(words.get(best, best))}." if best else "The strong bot is thinking…"
     bot = "The question closed before the strong bot chose a move." if closed and not best else bot
     return f"<p>{head}</p><ul class='hk-walk-choices'>{choices}</ul>{illegal}<p>{bot}</p>"
 
@@ -288,8 +301,9 @@ def _when(ply: int) -> str:
     return "at the start" if ply == 0 else f"after move {ply}"
 
 
-def _choice(choice: Frame, answered: int) -> str:
-    """One move chosen: its bar (its share of the answers), the move, how many chose it, and a star or a cross."""
+def _choice(choice: Frame, answered: int, words: Mapping[str, str]) -> str:
+    """One move chosen: its bar (its share of the answers), the move in words, how many chose it, and a star or a
+    cross."""
     share = round(100 * choice["count"] / answered)
     star = " ★ <span class='hk-sr'>the strong bot's move</span>" if choice.get("best") else ""
     why = ""
@@ -298,7 +312,7 @@ def _choice(choice: Frame, answered: int) -> str:
         title = html.escape(rule_name(choice["rule"])) if choice.get("rule") else ""
         why = f" <span class='hk-walk-why' title='{title}'>✘ not allowed: {reason}</span>"
     kind = "hk-walk-ok" if choice["legal"] else "hk-walk-no"
-    move, count = html.escape(choice["move"]), choice["count"]
+    move, count = html.escape(words.get(choice["move"], choice["move"])), choice["count"]
     return f"<li class='{kind}' style='--hk-share: {share}%'><b>{move}: {count}</b>{star}{why}</li>"
 
 

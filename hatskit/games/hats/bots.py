@@ -231,7 +231,7 @@ def what_to_do(view: Mapping[str, Any], move: HatsMove) -> str:
         return f"discard {card} and draw a new card from the deck, before your main action"
     if isinstance(move, Swap):
         return f"pass {card} face down to your partner {SEAT_NAMES[partner(view['seat'])]}, who gives you one back"
-    return f"give {card} back to {SEAT_NAMES[view['swap_waiting']]}, your partner, who swapped with you"
+    return f"give {card} back to {SEAT_NAMES[partner(view['seat'])]}, your partner, who swapped with you"
 
 
 def describe(view: Mapping[str, Any], move: HatsMove) -> str:
