@@ -28,6 +28,7 @@ WATCH_MOTION = """() => {
     const holder = this.parentElement && this.parentElement.closest("button[title]");
     window.hkMotion.push({
       text: this.textContent.trim(), title: this.title || "", classes: String(this.className),
+      pointer: getComputedStyle(this).pointerEvents,
       holder: holder ? holder.title : "", seat: seat ? seat.innerText.split("\\n")[0] : "",
       pseudo: (options && options.pseudoElement) || "", frames: JSON.parse(JSON.stringify(frames)),
       end: [box.left + box.width / 2 - table.left, box.top + box.height / 2 - table.top],

@@ -401,6 +401,29 @@ def test_hats_the_played_and_the_taken_card_slide_where_the_engine_put_them(
     )
 
 
+# What the browser's compositor plays on its own: a slide of these does not lay out and paint the page again each
+# frame of every move (view.js, lift), which a school laptop feels.
+COMPOSITED = {"translate", "scale", "rotate", "transform", "opacity", "filter"}
+KEYFRAME_TIMING = {"offset", "computedOffset", "easing", "composite"}
+
+
+def test_a_sliding_card_animates_only_what_the_compositor_plays_and_takes_no_pointer_on_its_way(
+    hats_table: Locator, replica: HatsTable, page: Page
+) -> None:
+    table, move = hats_table, first_exchange(replica)
+    watch_motion(page)
+    hand_card(table, str(move.card)).click()
+    position(table, move.position).click()
+    motion(page, "(m) => m.frames.some((frame) => 'translate' in frame)")
+    logged = page.evaluate("() => window.hkMotion")
+    animated = {name for entry in logged for frame in entry["frames"] for name in frame} - KEYFRAME_TIMING
+    assert animated <= COMPOSITED, f"animated on the page's main thread: {animated - COMPOSITED}"
+    slides = [entry for entry in logged if any("translate" in frame for frame in entry["frames"])]
+    assert all(entry["pointer"] == "none" for entry in slides), "a card on its way would take a press from a place"
+    settle(page)
+    assert table.locator(".hk-card[style*='pointer-events'], .hk-card[style*='z-index']").count() == 0
+
+
 def test_no_card_slides_for_a_reader_who_asks_for_reduced_motion(
     hats_table: Locator, replica: HatsTable, page: Page
 ) -> None:

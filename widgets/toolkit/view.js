@@ -428,9 +428,9 @@ function cardMoves(before, el) {
 
 // Draws `card` from where it was to where it is now (centre to centre, its old size growing or shrinking to its
 // new one), above what it passes (z-index, higher the further it goes, so a card shifting along its row passes
-// under one crossing the table), turning over on the way if it turned; nothing is written to the page,
-// so the move itself shows at once. The slide animates the `translate` and `scale` properties and the turn
-// `rotate`, so the card turns about its own middle wherever it is on the way.
+// under one crossing the table), turning over on the way if it turned; the card already stands where the move
+// put it, so the move itself shows at once. The slide animates the `translate` and `scale` properties and the
+// turn `rotate`, so the card turns about its own middle wherever it is on the way.
 function glide({ from, card, to }) {
   const was = from.rect;
   const dx = was.left + was.width / 2 - (to.left + to.width / 2);
@@ -440,18 +440,30 @@ function glide({ from, card, to }) {
   if (Math.abs(dx) < 2 && Math.abs(dy) < 2 && !turned) return;
   const scale = to.width && to.height ? `${was.width / to.width} ${was.height / to.height}` : "1";
   const zIndex = 5 + Math.min(40, Math.round(Math.hypot(dx, dy) / 20)); // the furthest traveller passes over all
-  // On its way the card takes no pointer: a press lands on the place under it, where the card shown there rests
-  // (a card passing over another between a press and its release would otherwise take the click from it).
-  card.animate(
-    [
-      { translate: `${dx}px ${dy}px`, scale, zIndex, pointerEvents: "none" },
-      { translate: "0px 0px", scale: "1", zIndex, pointerEvents: "none" },
-    ],
-    { duration: MOTION_MS, easing: "ease-out" },
-  );
-  const button = card.closest("button"); // a focused button is a layer of its own: it rises with its card
-  if (button) button.animate([{ zIndex }, { zIndex }], { duration: MOTION_MS });
+  const landed = lift(card, zIndex);
+  card
+    .animate([{ translate: `${dx}px ${dy}px`, scale }, { translate: "0px 0px", scale: "1" }], {
+      duration: MOTION_MS,
+      easing: "ease-out",
+    })
+    .finished.finally(landed);
   if (flip) turnOver(card, flip.turned);
+}
+
+// While a card travels it rides above what it passes, with its button (a focused button is a layer of its own),
+// and takes no pointer: a press lands on the place under it, where the card shown there rests (a card passing
+// over another between a press and its release would otherwise take the click from it). Written on the elements
+// for the trip, not animated: an animation of z-index or pointer-events runs on the page's main thread, which then
+// lays out and paints the whole page every frame of every move, where the slide alone (translate, scale, rotate)
+// is played by the compositor. Returns what puts them back.
+function lift(card, zIndex) {
+  const button = card.closest("button");
+  for (const el of [card, button]) if (el) el.style.zIndex = String(zIndex);
+  card.style.pointerEvents = "none";
+  return () => {
+    for (const el of [card, button]) if (el) el.style.zIndex = "";
+    card.style.pointerEvents = "";
+  };
 }
 
 // A card turning over shows its old side until it stands on its edge, then its new side.
