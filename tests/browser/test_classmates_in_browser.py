@@ -1,8 +1,10 @@
 """Classmates at their own laptops, in Chromium: *Play with classmates…*, one table, each hand on its own screen.
 
 Maya (1280 px, light) opens a table from the page's fold and reads its code from the lobby; Ben (390 px, dark)
-opens the page's link with ``?table=CODE``, types his name and joins, and at a Hats table of four so do Cleo
-(1280 px, dark) and Dan (390 px, light); Maya presses *Start* (at a Madder table of three a bot takes the seat left).
+opens the page's link with ``?table=CODE``, types his name and joins, and at a table of four (Hats, Madder, Hats
+Off!) so do Cleo (1280 px, dark) and Dan (390 px, light); Maya presses *Start* (at a Madder table of three a bot
+takes the seat left). Hats, Madder and Hats Off! are played by two browsers and by four; Sombrero, a game of two,
+by two below and in test_host_restart_in_browser.py.
 Every main table then plays the game by clicks, keys and drag, as tests/browser/student.py's student does, until it
 ends. Every frame each browser receives on its kernel's websocket is recorded, and after each move the frames for
 the main table are searched for the cards the host's game hides from that seat (tests/test_tablehost.py's
@@ -120,9 +122,16 @@ def seat_together(laptops: list[Laptop], url: str, players: str = "") -> tuple[s
     return code, comms
 
 
-# Each game whose hidden cards must stay hidden: its page, the players pill pressed (none: the first offered, with a
-# bot in the seat nobody took), and how many classmates sit down.
-HIDING = {"hats": ("hats", "4", 4), "madder": ("madder_than_a_hatter", "", 2), "hats-off": ("hats_off", "2", 2)}
+# Each game whose hidden cards must stay hidden, by two browsers and by four: its page, the players pill pressed
+# (none: the first offered, with a bot in the seat nobody took), and how many classmates sit down.
+HIDING = {
+    "hats-2": ("hats", "2", 2),
+    "hats-4": ("hats", "4", 4),
+    "madder-2": ("madder_than_a_hatter", "", 2),
+    "madder-4": ("madder_than_a_hatter", "4", 4),
+    "hats-off-2": ("hats_off", "2", 2),
+    "hats-off-4": ("hats_off", "4", 4),
+}
 CLASS = (("Maya", 1280, False), ("Ben", 390, True), ("Cleo", 1280, True), ("Dan", 390, False))
 
 
