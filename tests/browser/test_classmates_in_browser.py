@@ -1,10 +1,10 @@
 """Classmates at their own laptops, in Chromium: *Play with classmates…*, one table, each hand on its own screen.
 
-Maya (1280 px, light) opens a table from the page's fold and reads its code from the lobby; Ben (390 px, dark)
-opens the page's link with ``?table=CODE``, types his name and joins, and at a table of four (Hats, Madder, Hats
-Off!) so do Cleo (1280 px, dark) and Dan (390 px, light); Maya presses *Start* (at a Madder table of three a bot
-takes the seat left). Hats, Madder and Hats Off! are played by two browsers and by four; Sombrero, a game of two,
-by two below and in test_host_restart_in_browser.py.
+Maya (1280 px, light) opens a table from the page's fold and reads its code from the lobby; Ben (390 px, dark,
+reduced motion) opens the page's link with ``?table=CODE``, types his name and joins, and at a table of four (Hats,
+Madder, Hats Off!) so do Cleo (1280 px, dark) and Dan (390 px, light, reduced motion); Maya presses *Start* (at a
+Madder table of three a bot takes the seat left). Hats, Madder and Hats Off! are played by two browsers and by
+four; Sombrero, a game of two, by two below and in test_host_restart_in_browser.py.
 Every main table then plays the game by clicks, keys and drag, as tests/browser/student.py's student does, until it
 ends. Every frame each browser receives on its kernel's websocket is recorded, and after each move the frames for
 the main table are searched for the cards the host's game hides from that seat (tests/test_tablehost.py's
@@ -54,8 +54,10 @@ class Laptop:
     sent_to: list[str] = field(default_factory=list)  # the comm ids of the widget messages the page sent
 
     @classmethod
-    def open(cls, browser: Browser, name: str, width: int, dark: bool = False) -> Laptop:
-        context = browser.new_context(viewport={"width": width, "height": 900})
+    def open(cls, browser: Browser, name: str, width: int, dark: bool = False, still: bool = False) -> Laptop:
+        """A browser of its own for ``name``: ``width`` px wide, asking for reduced motion if ``still``."""
+        motion = "reduce" if still else "no-preference"
+        context = browser.new_context(viewport={"width": width, "height": 900}, reduced_motion=motion)
         page = context.new_page()
         page.set_default_timeout(WIDGET_TIMEOUT_MS)
         laptop = cls(name, page, Kernel(page), dark)
@@ -132,7 +134,9 @@ HIDING = {
     "hats-off-2": ("hats_off", "2", 2),
     "hats-off-4": ("hats_off", "4", 4),
 }
-CLASS = (("Maya", 1280, False), ("Ben", 390, True), ("Cleo", 1280, True), ("Dan", 390, False))
+# Each classmate's laptop: name, width, dark theme, reduced motion (Ben's and Dan's phones-width pages ask for it, as
+# a student's settings may: a shared table is played both with the cards' slides and without).
+CLASS = (("Maya", 1280, False, False), ("Ben", 390, True, True), ("Cleo", 1280, True, False), ("Dan", 390, False, True))
 
 
 @pytest.mark.parametrize("game", HIDING)
