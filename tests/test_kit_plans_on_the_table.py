@@ -196,7 +196,7 @@ def in_words(teacher: TableFrame, move: str) -> str:
     """An answer as the tally says it to the class: in the words of a hint to the asked seat, not in notation."""
     asked = lead_of(teacher).tally
     assert asked is not None
-    words = teacher.move_words(teacher.game.parse(move), asked["seat"])
+    words = teacher.notation_words(move, asked["seat"])
     shown = tally(teacher)
     assert words != move and f"{move}: " not in shown, f"{move} is in notation on the projector: {shown}"
     return words

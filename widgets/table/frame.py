@@ -507,6 +507,10 @@ class TableFrame(View):
         None): its notation, unless a table says it in words."""
         return str(move)
 
+    def notation_words(self, notation: str, seat: int | None = None) -> str:
+        """A move sent as notation (a class's answer, the strong bot's choice) in :meth:`move_words`' words."""
+        return self.move_words(self.game.parse(notation), seat)
+
     def preselect(self, move: Any) -> None:
         """Put a hinted move where the reader looks; a table whose moves are picked from a list picks it there."""
 

@@ -408,7 +408,7 @@ class ClassTable(KeptElsewhere):
             self._say_judgement(judgement)
 
     def _say_judgement(self, reply: Frame) -> None:
-        move = self.move_words(self.game.parse(str(reply["move"])))  # as a hint says it: "play your Beret into …"
+        move = self.notation_words(str(reply["move"]))  # as a hint says it: "play your Beret into …"
         if reply["legal"]:
             self.say(f"Your answer, {move}, is in: a legal move. Your teacher plays on when the class has answered.")
         else:

@@ -261,7 +261,7 @@ class Leading(Asking):
         asked = [str(choice["move"]) for choice in tally["choices"]] + [str(tally["best"])] * bool(tally.get("best"))
         if self.table.shown_ply == tally["ply"]:
             for move in (move for move in asked if move not in words):
-                words[move] = self.table.move_words(self.table.game.parse(move), tally["seat"])
+                words[move] = self.table.notation_words(move, tally["seat"])
         return {**tally, "words": words}
 
 

@@ -271,9 +271,8 @@ def _main_action(world: HatsState, seat: int, move: Exchange | BlackHat) -> str:
     elif world.cookie == seat != after.cookie:
         text += ", though you lose the last cookie"
     before_total, after_total = score(world).totals[seat], score(after).totals[seat]
-    if before_total == after_total:
-        return f"{text}; your score stays at {after_total} if the game ended now"
-    return f"{text}; your score goes from {before_total} to {after_total} if the game ended now"
+    change = f"stays at {after_total}" if before_total == after_total else f"goes from {before_total} to {after_total}"
+    return f"{text}; your score {change} if the game ended now"
 
 
 def _exchange(before: HatsState, after: HatsState, seat: int, move: Exchange) -> str:
