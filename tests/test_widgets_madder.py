@@ -15,7 +15,7 @@ import pytest
 
 import hatskit
 from hatskit.core import EndPhase
-from hatskit.games.madder import DECLINE, Play
+from hatskit.games.madder import DECLINE, DONE, Play
 from hatskit.games.madder.components import hat_words
 from tests.helpers import (
     CLERK,
@@ -599,3 +599,11 @@ def test_a_hint_names_its_move_as_the_tables_buttons_do_not_in_notation() -> Non
     shown = text(table.message).split("why?")[0]
     assert shown.startswith("Hint: play your ") and " inventory. " in shown, shown
     assert ">" not in shown and "*" not in shown, "no notation ('Bowler*>Cleo') in what the student reads first"
+
+
+def test_decline_and_done_in_words_read_as_one_phrase_a_count_can_follow() -> None:
+    """The teacher's tally puts a count after each answer ("…: 2"): the words hold no colon of their own."""
+    table = MadderTable(hatskit.new_game("madder", players=3, seed=2026), BOTS, bot_delay=0)
+    words = [table.move_words(move) for move in (DECLINE, DONE)]
+    assert words == ["press “decline”", "press “done” (no more hats this round)"]
+    assert all(":" not in said for said in words), words

@@ -372,7 +372,7 @@ class MadderTable(TableFrame):
         if isinstance(move, Play):
             return f"play your {hat_words(move.hat)} into {_whose(move.to, user)}"
         if move in (DECLINE, DONE):
-            return "press “decline”" if move == DECLINE else "press “done”: you play no more hats this round"
+            return "press “decline”" if move == DECLINE else "press “done” (no more hats this round)"
         return describe(move, user)
 
     # -- showing ---------------------------------------------------------------------
