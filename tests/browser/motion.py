@@ -1,5 +1,6 @@
 """Watching what view.js animates: each Element.animate call, logged with where it starts and ends.
 
+Each entry also says how many slides of the element were still under way when it started (``sliding``).
 A slide animates `translate` (a card) or `transform` (a picture on a square's ::after) from an offset to
 nothing, so where the animation starts is the middle of where the element is drawn plus that first offset,
 and where it ends is the middle of where the element is drawn, both from the corner of its table (a click
@@ -29,6 +30,8 @@ WATCH_MOTION = """() => {
     window.hkMotion.push({
       text: this.textContent.trim(), title: this.title || "", classes: String(this.className),
       pointer: getComputedStyle(this).pointerEvents,
+      sliding: this.getAnimations().filter((a) => !["finished", "idle"].includes(a.playState)
+        && a.effect.getKeyframes().some((frame) => "translate" in frame)).length,
       holder: holder ? holder.title : "", seat: seat ? seat.innerText.split("\\n")[0] : "",
       pseudo: (options && options.pseudoElement) || "", frames: JSON.parse(JSON.stringify(frames)),
       end: [box.left + box.width / 2 - table.left, box.top + box.height / 2 - table.top],

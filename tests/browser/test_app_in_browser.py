@@ -424,6 +424,30 @@ def test_a_sliding_card_animates_only_what_the_compositor_plays_and_takes_no_poi
     assert table.locator(".hk-card[style*='pointer-events'], .hk-card[style*='z-index']").count() == 0
 
 
+def test_a_card_sent_back_before_it_lands_has_one_slide_at_a_time(
+    hats_table: Locator, replica: HatsTable, page: Page
+) -> None:
+    """Undo pressed while the exchange's cards are still on their way (the slides run twenty times slower here): each
+    card goes back from where it is seen, and a card element still sliding has its first slide ended. Two slides of
+    one property on one element would both be played on the page's main thread, every frame, and the first one's
+    end would give the card back its pointer halfway through the second."""
+    table, move = hats_table, first_exchange(replica)
+    page.context.new_cdp_session(page).send("Animation.setPlaybackRate", {"playbackRate": 0.05})
+    watch_motion(page)
+    hand_card(table, str(move.card)).click()
+    position(table, move.position).click()
+    at_position = "(m, place) => m.holder.startsWith(place) && m.frames[0].translate"
+    motion(page, at_position, f"position {move.position}:")
+    forget_motion(page)
+    table.get_by_role("button", name="undo", exact=True).click()
+    motion(page, at_position, f"position {move.position}:")
+    slides = [entry for entry in page.evaluate("() => window.hkMotion") if entry["frames"][0].get("translate")]
+    twice = [entry["text"] for entry in slides if entry["sliding"]]
+    assert not twice, f"cards with two slides under way at once: {twice}"
+    settle(page)
+    assert table.locator(".hk-card[style*='pointer-events'], .hk-card[style*='z-index']").count() == 0
+
+
 def test_no_card_slides_for_a_reader_who_asks_for_reduced_motion(
     hats_table: Locator, replica: HatsTable, page: Page
 ) -> None:

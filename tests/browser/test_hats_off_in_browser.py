@@ -381,6 +381,28 @@ def test_a_fez_carried_onto_the_pile_wins_it_at_the_time_it_is_let_go(
     expect(pad.locator(".hk-race-top")).not_to_have_class(re.compile(r"\bhk-race-drop\b"))
 
 
+# The race clock's bar while it runs: what its transition changes, how much of the clock it covers as laid out,
+# and whether its running animations are all played by the compositor's kind (transform, not width).
+CLOCK = """(pad) => {
+  const bar = pad.querySelector(".hk-race-bar");
+  const played = bar.getAnimations().map((animation) => animation.transitionProperty);
+  return [getComputedStyle(bar).transitionProperty, bar.offsetWidth === bar.parentElement.clientWidth, played];
+}"""
+
+
+def test_the_race_clock_empties_by_a_scale_the_compositor_plays(
+    page: Page, open_table: Callable[[str, Path], Locator], races: Served
+) -> None:
+    """A race's clock runs for seconds, on every pad of a class: a shrinking width would lay the page out and paint
+    it every frame for all that time; a scale of the full bar is drawn by the compositor alone."""
+    *_, table = open_races(page, open_table, races)
+    pad, _ = flip(table)
+    expect(pad).to_have_class(re.compile(r"\bhk-race-running\b"))
+    assert pad.evaluate(CLOCK) == ["transform", True, ["transform"]]
+    fez_button(pad).click()
+    expect(table.locator(".hk-message")).to_contain_text("a match! Ana wins the pile of 2 cards")
+
+
 def test_a_fez_let_go_away_from_the_pile_goes_back_and_nothing_is_played(
     page: Page, open_table: Callable[[str, Path], Locator], races: Served
 ) -> None:

@@ -78,7 +78,7 @@ PAD_CSS = """
 .hk-race-actions .hk-race-btn { padding: 6px 14px; font-weight: 700; }
 .hk-race-call { background: #fff1b8; }
 .hk-race-clock { width: 60%; height: 6px; background: #eee; border-radius: 3px; overflow: hidden; }
-.hk-race-bar { width: 0; height: 100%; background: #1f6fd1; }
+.hk-race-bar { height: 100%; background: #1f6fd1; transform: scaleX(0); transform-origin: left center; }
 .hk-race-said { min-height: 1.2em; font-size: .9em; color: #333; }
 @media (max-width: 480px) { .hk-race .hk-race-big { transform: scale(1.35); margin: 22px 24px; } }
 body[data-jp-theme-light="false"] .hk-race { background: #23252b; border-color: #5a5d66; color: #eeeeee; }

@@ -426,27 +426,39 @@ function cardMoves(before, el) {
   return moves;
 }
 
+// Each card's slide under way (a card may be sent on before it lands: a bot's move right after the reader's).
+const trips = new WeakMap();
+
 // Draws `card` from where it was to where it is now (centre to centre, its old size growing or shrinking to its
 // new one), above what it passes (z-index, higher the further it goes, so a card shifting along its row passes
 // under one crossing the table), turning over on the way if it turned; the card already stands where the move
 // put it, so the move itself shows at once. The slide animates the `translate` and `scale` properties and the
-// turn `rotate`, so the card turns about its own middle wherever it is on the way.
+// turn `rotate`, so the card turns about its own middle wherever it is on the way. A card still on its way
+// starts the new slide from where it is seen (`from` was measured with the old slide's offset) and its old slide
+// ends: two slides of one property on one element are both played on the page's main thread, every frame.
 function glide({ from, card, to }) {
   const was = from.rect;
   const dx = was.left + was.width / 2 - (to.left + to.width / 2);
   const dy = was.top + was.height / 2 - (to.top + to.height / 2);
   const turned = from.turned !== isTurned(card);
   const flip = turned && TABLES.find((table) => table.turned && (from.turned || card.classList.contains(table.turned)));
+  trips.get(card)?.cancel();
   if (Math.abs(dx) < 2 && Math.abs(dy) < 2 && !turned) return;
   const scale = to.width && to.height ? `${was.width / to.width} ${was.height / to.height}` : "1";
   const zIndex = 5 + Math.min(40, Math.round(Math.hypot(dx, dy) / 20)); // the furthest traveller passes over all
   const landed = lift(card, zIndex);
-  card
-    .animate([{ translate: `${dx}px ${dy}px`, scale }, { translate: "0px 0px", scale: "1" }], {
-      duration: MOTION_MS,
-      easing: "ease-out",
+  const trip = card.animate([{ translate: `${dx}px ${dy}px`, scale }, { translate: "0px 0px", scale: "1" }], {
+    duration: MOTION_MS,
+    easing: "ease-out",
+  });
+  trips.set(card, trip);
+  trip.finished
+    .finally(() => {
+      if (trips.get(card) !== trip) return; // sent on meanwhile: the next slide puts the card back when it lands
+      trips.delete(card);
+      landed();
     })
-    .finished.finally(landed);
+    .catch(() => {}); // a slide cut short by the next one rejects `finished`: nothing went wrong
   if (flip) turnOver(card, flip.turned);
 }
 
