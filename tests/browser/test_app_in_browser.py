@@ -424,13 +424,28 @@ def test_a_sliding_card_animates_only_what_the_compositor_plays_and_takes_no_poi
     assert table.locator(".hk-card[style*='pointer-events'], .hk-card[style*='z-index']").count() == 0
 
 
+# Notes (window.hkBare) each card whose style changes while it slides so that it takes presses again.
+WATCH_BARE_SLIDES = """() => {
+  window.hkBare = [];
+  const sliding = (card) => card.getAnimations().some((animation) => animation.playState === "running"
+    && animation.effect.getKeyframes().some((frame) => "translate" in frame));
+  new MutationObserver((records) => {
+    for (const { target } of records) {
+      if (target.matches(".hk-card") && sliding(target) && target.style.pointerEvents !== "none") {
+        window.hkBare.push(target.textContent.trim());
+      }
+    }
+  }).observe(document.body, { subtree: true, attributes: true, attributeFilter: ["style"] });
+}"""
+
+
 def test_a_card_sent_back_before_it_lands_has_one_slide_at_a_time(
     hats_table: Locator, replica: HatsTable, page: Page
 ) -> None:
     """Undo pressed while the exchange's cards are still on their way (the slides run twenty times slower here): each
     card goes back from where it is seen, and a card element still sliding has its first slide ended. Two slides of
     one property on one element would both be played on the page's main thread, every frame, and the first one's
-    end would give the card back its pointer halfway through the second."""
+    end gave the card back its pointer halfway through the second."""
     table, move = hats_table, first_exchange(replica)
     page.context.new_cdp_session(page).send("Animation.setPlaybackRate", {"playbackRate": 0.05})
     watch_motion(page)
@@ -439,12 +454,14 @@ def test_a_card_sent_back_before_it_lands_has_one_slide_at_a_time(
     at_position = "(m, place) => m.holder.startsWith(place) && m.frames[0].translate"
     motion(page, at_position, f"position {move.position}:")
     forget_motion(page)
+    page.evaluate(WATCH_BARE_SLIDES)
     table.get_by_role("button", name="undo", exact=True).click()
     motion(page, at_position, f"position {move.position}:")
     slides = [entry for entry in page.evaluate("() => window.hkMotion") if entry["frames"][0].get("translate")]
+    settle(page)
+    assert page.evaluate("() => window.hkBare") == [], "a card on its way took presses again before it landed"
     twice = [entry["text"] for entry in slides if entry["sliding"]]
     assert not twice, f"cards with two slides under way at once: {twice}"
-    settle(page)
     assert table.locator(".hk-card[style*='pointer-events'], .hk-card[style*='z-index']").count() == 0
 
 
