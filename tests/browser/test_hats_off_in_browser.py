@@ -403,6 +403,35 @@ def test_the_race_clock_empties_by_a_scale_the_compositor_plays(
     expect(table.locator(".hk-message")).to_contain_text("a match! Ana wins the pile of 2 cards")
 
 
+# How much of its clock the running bar covers (its scale), once it covers less than all of it.
+BAR_LEFT = """(pad) => new Promise((done) => {
+  const bar = pad.querySelector(".hk-race-bar");
+  const look = () => {
+    const left = new DOMMatrix(getComputedStyle(bar).transform).a;
+    if (left < 1) done([left, getComputedStyle(bar).transitionDuration]);
+    else setTimeout(look, 100);
+  };
+  look();
+})"""
+
+
+def test_without_motion_the_race_clock_steps_down_each_second_and_still_shows_the_time_left(
+    page: Page, open_table: Callable[[str, Path], Locator], races: Served
+) -> None:
+    """A reader who asks for reduced motion has no transitions; the race's clock must not then show an empty bar
+    for the whole race (the time left is what it is there for)."""
+    page.emulate_media(reduced_motion="reduce")
+    *_, table = open_races(page, open_table, races)
+    pad, _ = flip(table)
+    expect(pad).to_have_class(re.compile(r"\bhk-race-running\b"))
+    left, duration = pad.evaluate(BAR_LEFT)
+    seconds_left = left * ANSWER_SECONDS
+    assert duration == "0s" and 0 < left < 1, f"the bar covers {left:.0%} of the clock, its transition {duration}"
+    assert seconds_left == pytest.approx(round(seconds_left)), f"a step of whole seconds: {seconds_left} s left"
+    fez_button(pad).click()
+    expect(table.locator(".hk-message")).to_contain_text("a match! Ana wins the pile of 2 cards")
+
+
 def test_a_fez_let_go_away_from_the_pile_goes_back_and_nothing_is_played(
     page: Page, open_table: Callable[[str, Path], Locator], races: Served
 ) -> None:

@@ -65,7 +65,8 @@ function render({ model, el, motion }) {
   let turn = -1; // the decision on screen
   let open = false; // the reader may still answer it
   let shownAt = null; // performance.now() when it was drawn
-  let timer = null;
+  let timer = null; // the pass the pad makes when the clock runs out
+  let ticker = null; // without motion, the clock's step each second
   let lastTime = ""; // the reader's own time in the last race, on screen until the next card
 
   const cardHtml = (kind) => model.get("cards")[kind] || "";
@@ -76,7 +77,7 @@ function render({ model, el, motion }) {
     const stamp = event && event.timeStamp ? event.timeStamp : performance.now();
     const seconds = Math.max(0, (stamp - shownAt) / 1000);
     open = false;
-    clearTimeout(timer);
+    stopTimers();
     pad.dataset.answered = action;
     pad.classList.remove("hk-race-running");
     stopClock();
@@ -173,7 +174,7 @@ function render({ model, el, motion }) {
     turn = model.get("turn");
     open = model.get("can_act");
     shownAt = null;
-    clearTimeout(timer);
+    stopTimers();
     delete pad.dataset.shownAt;
     delete pad.dataset.answered;
     if (model.get("phase") === "race") lastTime = ""; // a new card: the last race's time has had its moment
@@ -192,16 +193,36 @@ function render({ model, el, motion }) {
   }
 
   function startClock() {
-    clearTimeout(timer); // one stopwatch a pad: a second would pass for the reader in a later decision
+    stopTimers(); // one stopwatch a pad: a second would pass for the reader in a later decision
     const seconds = model.get("timeout");
+    if (stillWanted()) tickClock(seconds);
+    else runClock(seconds);
+    pad.classList.add("hk-race-running");
+    timer = setTimeout(() => answer("pass", null), seconds * 1000);
+  }
+
+  // The bar empties smoothly over the race's seconds: a scale, which the compositor plays (a width would lay the
+  // page out every frame of the race).
+  function runClock(seconds) {
     const bar = $(".hk-race-bar");
     bar.style.transition = "none";
     bar.style.transform = "scaleX(1)";
     void bar.offsetWidth; // restart the transition
-    bar.style.transition = `transform ${seconds}s linear`; // the compositor plays it: a width would lay out each frame
+    bar.style.transition = `transform ${seconds}s linear`;
     bar.style.transform = "scaleX(0)";
-    pad.classList.add("hk-race-running");
-    timer = setTimeout(() => answer("pass", null), seconds * 1000);
+  }
+
+  // For a reader who asks for reduced motion (no transition then) the bar still shows the time left: it steps
+  // down once a second, as a clock's hand jumps.
+  function tickClock(seconds) {
+    const bar = $(".hk-race-bar");
+    const started = performance.now();
+    const show = () => {
+      const left = Math.max(0, seconds - (performance.now() - started) / 1000);
+      bar.style.transform = `scaleX(${Math.min(1, Math.ceil(left) / seconds)})`;
+    };
+    show();
+    ticker = setInterval(show, 1000);
   }
 
   // After an answer the clock is over: the bar empties at once instead of stopping part-way until the next race.
@@ -209,6 +230,11 @@ function render({ model, el, motion }) {
     const bar = $(".hk-race-bar");
     bar.style.transition = "none";
     bar.style.transform = "scaleX(0)";
+  }
+
+  function stopTimers() {
+    clearTimeout(timer);
+    clearInterval(ticker);
   }
 
   let queued = false;
@@ -319,7 +345,7 @@ function render({ model, el, motion }) {
 
   newTurn();
   return () => {
-    clearTimeout(timer);
+    stopTimers();
     if (carried) letGo(new PointerEvent("pointercancel"));
     document.removeEventListener("keydown", fromPage);
     if (lastPad === pad) lastPad = null;
