@@ -175,6 +175,7 @@ function render({ model, el, motion }) {
     open = model.get("can_act");
     shownAt = null;
     stopTimers();
+    stopClock(); // a race settled by another's answer is over here too: its clock does not run on
     delete pad.dataset.shownAt;
     delete pad.dataset.answered;
     if (model.get("phase") === "race") lastTime = ""; // a new card: the last race's time has had its moment
