@@ -381,6 +381,14 @@ def test_a_fez_carried_onto_the_pile_wins_it_at_the_time_it_is_let_go(
     expect(pad.locator(".hk-race-top")).not_to_have_class(re.compile(r"\bhk-race-drop\b"))
 
 
+def running_race(page: Page, open_table: Callable[[str, Path], Locator], races: Served) -> tuple[Locator, Locator]:
+    """The races page's last table, its card flipped and its pad's clock running: the table and its pad."""
+    *_, table = open_races(page, open_table, races)
+    pad, _ = flip(table)
+    expect(pad).to_have_class(re.compile(r"\bhk-race-running\b"))
+    return table, pad
+
+
 # The race clock's bar while it runs: what its transition changes, how much of the clock it covers as laid out,
 # and whether its running animations are all played by the compositor's kind (transform, not width).
 CLOCK = """(pad) => {
@@ -395,9 +403,7 @@ def test_the_race_clock_empties_by_a_scale_the_compositor_plays(
 ) -> None:
     """A race's clock runs for seconds, on every pad of a class: a shrinking width would lay the page out and paint
     it every frame for all that time; a scale of the full bar is drawn by the compositor alone."""
-    *_, table = open_races(page, open_table, races)
-    pad, _ = flip(table)
-    expect(pad).to_have_class(re.compile(r"\bhk-race-running\b"))
+    table, pad = running_race(page, open_table, races)
     assert pad.evaluate(CLOCK) == ["transform", True, ["transform"]]
     fez_button(pad).click()
     expect(table.locator(".hk-message")).to_contain_text("a match! Ana wins the pile of 2 cards")
@@ -421,9 +427,7 @@ def test_without_motion_the_race_clock_steps_down_each_second_and_still_shows_th
     """A reader who asks for reduced motion has no transitions; the race's clock must not then show an empty bar
     for the whole race (the time left is what it is there for)."""
     page.emulate_media(reduced_motion="reduce")
-    *_, table = open_races(page, open_table, races)
-    pad, _ = flip(table)
-    expect(pad).to_have_class(re.compile(r"\bhk-race-running\b"))
+    table, pad = running_race(page, open_table, races)
     left, duration = pad.evaluate(BAR_LEFT)
     seconds_left = left * ANSWER_SECONDS
     assert duration == "0s" and 0 < left < 1, f"the bar covers {left:.0%} of the clock, its transition {duration}"

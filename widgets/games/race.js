@@ -77,10 +77,8 @@ function render({ model, el, motion }) {
     const stamp = event && event.timeStamp ? event.timeStamp : performance.now();
     const seconds = Math.max(0, (stamp - shownAt) / 1000);
     open = false;
-    stopTimers();
-    pad.dataset.answered = action;
-    pad.classList.remove("hk-race-running");
     stopClock();
+    pad.dataset.answered = action;
     lastTime = timed() ? `your time: ${seconds.toFixed(2)} s` : lastTime;
     $(".hk-race-said").textContent = timed() ? `you: ${action} after ${seconds.toFixed(3)} s` : "";
     model.send({ answer: action, turn, seconds });
@@ -174,13 +172,11 @@ function render({ model, el, motion }) {
     turn = model.get("turn");
     open = model.get("can_act");
     shownAt = null;
-    stopTimers();
     stopClock(); // a race settled by another's answer is over here too: its clock does not run on
     delete pad.dataset.shownAt;
     delete pad.dataset.answered;
     if (model.get("phase") === "race") lastTime = ""; // a new card: the last race's time has had its moment
     $(".hk-race-said").textContent = lastTime;
-    pad.classList.remove("hk-race-running");
     pad.dataset.turn = String(turn);
     draw();
     requestAnimationFrame(() => {
@@ -226,8 +222,11 @@ function render({ model, el, motion }) {
     ticker = setInterval(show, 1000);
   }
 
-  // After an answer the clock is over: the bar empties at once instead of stopping part-way until the next race.
+  // After an answer, or when the next decision comes, the clock is over: its pass and its steps are called off,
+  // and the bar empties at once instead of stopping part-way until the next race.
   function stopClock() {
+    stopTimers();
+    pad.classList.remove("hk-race-running");
     const bar = $(".hk-race-bar");
     bar.style.transition = "none";
     bar.style.transform = "scaleX(0)";
