@@ -21,6 +21,7 @@ import time
 from collections.abc import Callable, Coroutine, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
+from urllib.parse import urlsplit
 
 import pytest
 
@@ -28,7 +29,7 @@ from tablehost.server import Settings, TableServer
 from widgets.table.frame import BOT_DELAY_ENV
 
 if TYPE_CHECKING:
-    from playwright.sync_api import Browser, Locator, Page
+    from playwright.sync_api import Browser, BrowserContext, Locator, Page, Playwright, Request
 
     from tests.conftest import Server
 
@@ -47,6 +48,9 @@ CHROMIUM_ARGS = [
     "--no-first-run",
 ]
 GAME_TABLE = ".hk-table:not(.hk-lesson-table)"  # a game page's own tables; the lessons' table is tested on its own
+VIEWPORT = {"width": 1280, "height": 1600}  # a test's page: a laptop's width, tall enough for a table and its panels
+# What a test leaves in its tabs' origins, all cleared after it (Chromium's DevTools protocol, Storage domain).
+FORGOTTEN = "cookies,local_storage,indexeddb,service_workers,cache_storage,file_systems,websql,shared_storage"
 WIDGET_TIMEOUT_MS = 120_000  # a Voilà page runs its whole notebook before the widgets show
 
 
@@ -146,8 +150,8 @@ def missing_browser() -> str | None:
 
 
 @pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    """Headless Chromium, or a loud skip (a failure under HATSKIT_REQUIRE_BROWSER=1) where there is none.
+def playwright() -> Iterator[Playwright]:
+    """Playwright, or a loud skip (a failure under HATSKIT_REQUIRE_BROWSER=1) where there is no browser.
 
     Module-scoped: Playwright's sync API keeps an asyncio loop running in this
     thread while it is open, which would break later tests that run a loop.
@@ -158,10 +162,58 @@ def browser() -> Iterator[Browser]:
     from playwright.sync_api import expect, sync_playwright
 
     expect.set_options(timeout=WIDGET_TIMEOUT_MS)  # Playwright's 5 s default is too short on a busy machine
-    with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS)
-        yield chromium
-        chromium.close()
+    with sync_playwright() as driver:
+        yield driver
+
+
+@pytest.fixture(scope="module")
+def browser(playwright: Playwright) -> Iterator[Browser]:
+    """Headless Chromium, whose every context starts empty: a test's classmates, each a browser of their own."""
+    chromium = playwright.chromium.launch(executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS)
+    yield chromium
+    chromium.close()
+
+
+class Tabs:
+    """One Chromium for the :func:`page` tests that keeps what a student's browser keeps between visits: the HTTP
+    cache and V8's compiled scripts. Voilà's page is mostly script, which a fresh context downloads and compiles
+    again for every test: what that cost is in benchmarks/README.md ("make test's own time"). Nothing else outlives
+    a test (:meth:`forget`).
+
+    Its first tab stays open, blank, all along: once a profile has no tab, Chromium no longer keeps its caches.
+    """
+
+    def __init__(self, context: BrowserContext) -> None:
+        self.context = context
+        self.blank = context.pages[0]
+        self.devtools = context.new_cdp_session(self.blank)
+
+    def forget(self, origins: set[str]) -> None:
+        """Close every tab but the blank one, and clear all but the caches: cookies, permissions, routes, and the
+        storage (local, IndexedDB, service workers...) of every origin in ``origins``."""
+        for tab in self.context.pages:
+            if tab != self.blank:
+                tab.close()
+        self.context.clear_cookies()
+        self.context.clear_permissions()
+        self.context.unroute_all(behavior="ignoreErrors")
+        for site in origins:
+            self.devtools.send("Storage.clearDataForOrigin", {"origin": site, "storageTypes": FORGOTTEN})
+
+
+@pytest.fixture(scope="session")
+def cache_profile(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The profile directory of :class:`Tabs`, kept for the whole run: its caches serve every test file."""
+    return tmp_path_factory.mktemp("chromium-cache")
+
+
+@pytest.fixture(scope="module")
+def tabs(playwright: Playwright, cache_profile: Path) -> Iterator[Tabs]:
+    context = playwright.chromium.launch_persistent_context(
+        cache_profile, executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS, viewport=VIEWPORT
+    )
+    yield Tabs(context)
+    context.close()
 
 
 @pytest.fixture(scope="session")
@@ -225,20 +277,29 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) ->
 
 
 @pytest.fixture
-def page(browser: Browser, request: pytest.FixtureRequest) -> Iterator[Page]:
-    """A fresh browser tab (its own context: no state shared between tests).
+def page(tabs: Tabs, request: pytest.FixtureRequest) -> Iterator[Page]:
+    """A fresh browser tab, as a student's own browser opens it: no cookie, storage, permission or route of an
+    earlier test, only its caches (:class:`Tabs`).
 
     What the page said on its console, and any error its scripts threw, is printed when the test fails: a table
     that never drew on a busy machine then says why (a widget that failed to load, a kernel that went away).
     """
-    context = browser.new_context(viewport={"width": 1280, "height": 1600})
-    tab = context.new_page()
+    origins: set[str] = set()
+
+    def note(asked: Request) -> None:
+        if asked.url.startswith("http"):
+            parts = urlsplit(asked.url)
+            origins.add(f"{parts.scheme}://{parts.netloc}")
+
+    tabs.context.on("request", note)
+    tab = tabs.context.new_page()
     tab.set_default_timeout(WIDGET_TIMEOUT_MS)
     said: list[str] = []
     tab.on("console", lambda message: said.append(f"{time.strftime('%X')} {message.type}: {message.text[:500]}"))
     tab.on("pageerror", lambda error: said.append(f"{time.strftime('%X')} uncaught: {error}"))
     yield tab
-    context.close()
+    tabs.context.remove_listener("request", note)
+    tabs.forget(origins)
     if any(report.failed for report in request.node.stash.get(OUTCOMES, {}).values()):
         print("The page's console, as the test failed:", *said[-60:], sep="\n  ")
 
