@@ -4,6 +4,7 @@ pass or fail by the order the tests ran in."""
 
 from __future__ import annotations
 
+import uuid
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -21,8 +22,9 @@ TRACES = """async () => ({
   cookie: document.cookie.includes("hk-trace"),
   databases: (await indexedDB.databases()).map((database) => database.name),
 })"""
-# Voilà's script (a game page's first), fetched as the page fetches it: whether its body came over the network.
-SCRIPT = "/voila/static/voila.js"
+# Voilà's script (a game page's first), fetched as a page fetches it: whether its body came over the network. The
+# address is the test's own (a query the server leaves aside): the tests before it fetched the script in this profile.
+SCRIPT = f"/voila/static/voila.js?probe={uuid.uuid4().hex}"
 FETCHED_WHOLE = f"""async () => {{
   await (await fetch("{SCRIPT}")).text();
   const [entry] = performance.getEntriesByName(new URL("{SCRIPT}", location.href).href);
