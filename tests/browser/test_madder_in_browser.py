@@ -42,6 +42,44 @@ def test_a_hat_dragged_into_cleos_inventory(open_table: Callable[[str, Path], Lo
     expect(table.locator(".hk-ghost")).to_have_count(0)
 
 
+# Where a pointer held on ``hand`` stands over ``place`` too once the page scrolls by (x, y, how far): the middle of
+# the columns both share, at the hand's middle height. Null when no column is shared.
+SHARED_COLUMN = """([hand, place]) => {
+  const [from, to] = [hand.getBoundingClientRect(), place.getBoundingClientRect()];
+  const [left, right] = [Math.max(from.left, to.left), Math.min(from.right, to.right)];
+  const y = from.top + from.height / 2;
+  return right - left < 4 ? null : [(left + right) / 2, y, to.top + to.height / 2 - y];
+}"""
+# Scrolls the box the table scrolls in (Voilà's page scrolls inside a box of its own) by ``by`` pixels, at once.
+SCROLL_BY = """([table, by]) => {
+  let box = table.parentElement;
+  while (box && !(box.scrollHeight > box.clientHeight && /auto|scroll/.test(getComputedStyle(box).overflowY))) {
+    box = box.parentElement;
+  }
+  (box || document.scrollingElement).scrollBy({ top: by, behavior: "instant" });
+}"""
+
+
+def test_a_hat_held_still_while_the_page_scrolls_its_place_under_the_pointer_is_played(
+    open_table: Callable[[str, Path], Locator], voila: str, page: Page
+) -> None:
+    """A mouse holds a hat still while the page scrolls until *into Ben's inventory* is under the pointer (a wheel
+    turned, or the browser bringing the place into view): letting go there plays the hat, as a drag would. The
+    pointer never moved, so the page cannot tell this from its moving: only where it is let go counts."""
+    table, hat, hand_hat = first_hat(open_table, voila)
+    into_ben = table.get_by_role("button", name="into Ben's inventory")
+    hand_hat.scroll_into_view_if_needed()
+    shared = page.evaluate(SHARED_COLUMN, [hand_hat.element_handle(), into_ben.element_handle()])
+    assert shared is not None, "the hat and the place share no column at this width: choose another place"
+    x, y, by = shared
+    page.mouse.move(x, y)
+    page.mouse.down()
+    page.evaluate(SCROLL_BY, [table.element_handle(), by])
+    expect(into_ben).to_be_in_viewport()
+    page.mouse.up()
+    expect(table.locator(".hk-message")).to_contain_text(f"Ana put a {hat} into Ben's inventory")
+
+
 def test_a_hat_played_into_bens_inventory_by_keys(open_table: Callable[[str, Path], Locator], voila: str) -> None:
     table, hat, hand_hat = first_hat(open_table, voila)
     hand_hat.focus()

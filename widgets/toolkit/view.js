@@ -697,14 +697,17 @@ function dragging(el, press) {
     const [x, y, halfWidth, grip] = held.origin;
     Object.assign(held.ghost.style, { left: `${event.clientX - x - halfWidth}px`, top: `${event.clientY - y - grip}px` });
   });
+  // A release over another place is a drop, however that place came under the pointer: the pointer moved, or
+  // the page scrolled under a pointer held still (a mouse wheel, or the browser bringing the place into view).
   const drop = (event) => {
     if (!held) return;
     const { source, ghost } = held;
     held = null;
-    if (!ghost) return; // a plain click: the click event does it
-    ghost.remove();
+    if (ghost) ghost.remove();
     const under = document.elementFromPoint(event.clientX, event.clientY);
+    if (!ghost && (!under || source.contains(under))) return; // a plain click: the click event does it
     const target = under && under.closest("button[data-part]");
+    if (!ghost && !source.classList.contains("hk-selected")) press(source); // never lifted: pick it up first
     if (target && target !== source && el.contains(target)) press(target);
     source.dataset.dragged = "1"; // the click that may end a drag is not a second pick
     setTimeout(() => delete source.dataset.dragged, 0);
