@@ -41,6 +41,7 @@ from playwright.sync_api import expect
 
 from tests.browser.conftest import GAME_TABLE
 from tests.helpers import FixedBot, position
+from widgets.games.race import PAD_CSS
 
 if TYPE_CHECKING:
     from playwright.sync_api import Locator, Page, WebSocketRoute
@@ -379,6 +380,38 @@ def test_a_fez_carried_onto_the_pile_wins_it_at_the_time_it_is_let_go(
     assert dropped >= pressed + 300
     assert narrated_time(table, "Ana") == pytest.approx(dropped / 1000, abs=0.0011)  # the race's time is the drop's
     expect(pad.locator(".hk-race-top")).not_to_have_class(re.compile(r"\bhk-race-drop\b"))
+
+
+# A race pad on a page of its own that scrolls every way (three windows wide and tall, the pad in the middle), with
+# its style sheet, its race open: a fez on the pile, a fez in the hand. What the pad sends goes into ``window.sent``.
+PAD_ON_A_WIDE_PAGE = """async ([script, style]) => {
+  document.head.insertAdjacentHTML("beforeend", `<style>${style}</style>`);
+  const { render } = await import(URL.createObjectURL(new Blob([script], { type: "text/javascript" })));
+  const props = { turn: 1, phase: "race", prompt: "", result: "", top: "fez", under: 0, loose: [], hand: ["fez"],
+    has_head: false, head: null, can_act: true, can_call: false, answer: "", hint: "", timeout: 60,
+    cards: { fez: '<div class="hk-ho-card" style="width: 60px; height: 80px">fez</div>' } };
+  window.sent = [];
+  const model = { get: (name) => props[name], on: () => {}, send: (content) => window.sent.push(content) };
+  Object.assign(document.body.style, { width: "100vw", height: "100vh", padding: "100vh 100vw", margin: "0" });
+  render({ model, el: document.body, motion: { dragPx: 6, glide: () => {}, stillWanted: () => true } });
+}"""
+
+
+def test_a_fez_held_still_while_the_page_scrolls_the_pile_under_it_is_let_go_on_the_pile(page: Page) -> None:
+    """A mouse holds the fez still while the page scrolls until the pile is under the pointer (a wheel turned): letting
+    go there plays it, as carrying it there does. The pointer never moved, so only where it is let go counts."""
+    page.evaluate(PAD_ON_A_WIDE_PAGE, [RACE_PAD.read_text(), PAD_CSS])
+    pad = page.locator(".hk-race").first
+    expect(pad).to_have_attribute("data-shown-at", re.compile(r"\d"))
+    fez, pile = fez_button(pad), pad.locator(".hk-race-top")
+    fez.scroll_into_view_if_needed()
+    (x, y), (to_x, to_y) = middle(fez), middle(pile)
+    page.mouse.move(x, y)
+    page.mouse.down()
+    page.evaluate("([x, y]) => window.scrollBy({ left: x, top: y, behavior: 'instant' })", [to_x - x, to_y - y])
+    page.mouse.up()
+    expect(pad).to_have_attribute("data-answered", "fez")
+    assert [sent["answer"] for sent in page.evaluate("window.sent")] == ["fez"]
 
 
 def running_race(page: Page, open_table: Callable[[str, Path], Locator], races: Served) -> tuple[Locator, Locator]:

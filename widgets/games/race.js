@@ -292,22 +292,24 @@ function render({ model, el, motion }) {
     return ghost;
   }
 
+  // Where the card is let go is what counts, not how far the pointer moved: a card held still while the page
+  // scrolls the pile under it is let go on the pile. Let go on the card it was pressed on, it is a click.
   function letGo(event) {
     const { button, action, ghost } = carried;
     carried = null;
     for (const [name, listener] of [["pointermove", carry], ["pointerup", letGo], ["pointercancel", letGo]]) {
       window.removeEventListener(name, listener);
     }
-    if (!ghost) return; // a click: the click handler plays it
-    const from = ghost.getBoundingClientRect();
-    ghost.remove();
+    const under = event.type === "pointerup" && document.elementFromPoint(event.clientX, event.clientY);
+    if (!ghost && (!under || button.contains(under))) return; // a click: the click handler plays it
+    const from = ghost && ghost.getBoundingClientRect();
+    if (ghost) ghost.remove();
     button.classList.remove("hk-race-carried");
     $(".hk-race-top").classList.remove("hk-race-drop");
     dropped = true;
     setTimeout(() => (dropped = false), 0);
-    const under = event.type === "pointerup" && document.elementFromPoint(event.clientX, event.clientY);
     if (under && $(".hk-race-top").contains(under) && allowed(action)) return answer(action, event);
-    if (!stillWanted()) glide({ from: { rect: from, turned: false }, card: button, to: button.getBoundingClientRect() });
+    if (from && !stillWanted()) glide({ from: { rect: from, turned: false }, card: button, to: button.getBoundingClientRect() });
     $(".hk-race-said").textContent = "Nothing played: to play a card, let go of it on the top card of the pile.";
   }
 
