@@ -4,16 +4,17 @@
 
 Why: `make test` is bound by the two cores, and Chromium takes most of them. Most browser tests open a game
 page in a tab of their own; Voilà's page loads some 7 MB of script (its own, the widget manager's, anywidget's),
-and a fresh context downloads and compiles all of it again. The tests' `page` fixture now opens its tab in one
+and a fresh context downloads and compiles all of it again. The tests' `page` fixture opens its tab in one
 profile kept for the whole run (tests/browser/conftest.py, :class:`Tabs`), whose HTTP cache and V8 code cache
 outlive a test while its cookies and storage do not.
 
 What: serves notebooks/ as `make app` does (app.py's `serve`). Each page is loaded ``--rounds`` times in a fresh
 context of one Chromium (as a test's classmates are), then ``--rounds`` times in tabs of a kept profile, after two
 loads that fill its caches (a script's compiled code is kept from its second load on). A load is the request until
-the main table's message line shows, then one second more; after it the tab is closed and, in the kept profile,
-its storage cleared as the tests clear it (``Tabs.forget``). Measured: the CPU seconds of every Chromium process
-alive at the load's end (psutil; the tab is still open, so its renderer counts) and the wall time.
+the page is drawn as the tests wait for it (tests/browser/conftest.py, ``open_page``), then one second more; after
+it the tab is closed and, in the kept profile, its storage cleared as the tests clear it (``Tabs.forget``).
+Measured: the CPU seconds of every Chromium process alive at the load's end (psutil; the tab is still open, so its
+renderer counts) and the wall time.
 
 Printed: per page, the medians of both ways and the kept profile's as a ratio of the fresh context's.
 """
@@ -37,7 +38,7 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
 from benchmarks.app import page_url, serve  # noqa: E402
-from tests.browser.conftest import CHROMIUM, CHROMIUM_ARGS, GAME_TABLE, VIEWPORT, Tabs  # noqa: E402
+from tests.browser.conftest import CHROMIUM, CHROMIUM_ARGS, VIEWPORT, WIDGET_TIMEOUT_MS, Tabs, open_page  # noqa: E402
 from tests.conftest import NOTEBOOK_DIR  # noqa: E402
 
 WARM_LOADS = 2  # loads that fill the kept profile's caches before it is measured
@@ -57,10 +58,9 @@ def chromium_seconds() -> dict[int, float]:
 
 
 def load(page: Page, url: str) -> tuple[float, float]:
-    """Chromium's CPU seconds and the wall seconds of loading ``url`` in ``page`` until its table speaks."""
+    """Chromium's CPU seconds and the wall seconds of loading ``url`` in ``page`` until it is drawn."""
     before, started = chromium_seconds(), time.monotonic()
-    page.goto(url)
-    page.locator(f"{GAME_TABLE} .hk-status").first.wait_for(timeout=120_000)
+    open_page(page, url)
     page.wait_for_timeout(1000)
     after = chromium_seconds()
     return sum(seconds - before.get(pid, 0.0) for pid, seconds in after.items()), time.monotonic() - started
@@ -100,7 +100,9 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=4)
     parser.add_argument("--pages", nargs="+", default=["hats", "madder_than_a_hatter"])
     options = parser.parse_args()
-    from playwright.sync_api import sync_playwright
+    from playwright.sync_api import expect, sync_playwright
+
+    expect.set_options(timeout=WIDGET_TIMEOUT_MS)
 
     with serve(NOTEBOOK_DIR) as served, sync_playwright() as playwright:
         for name in options.pages:

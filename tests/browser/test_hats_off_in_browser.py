@@ -310,12 +310,13 @@ NOTE_PRESS_AND_DROP = """pad => {
 
 
 RACE_PAD = Path(__file__).resolve().parents[2] / "widgets" / "games" / "race.js"
-# A race pad on a page of its own, with a model that is a plain object: two decisions open within one frame, the
-# reader answers the second, and a third opens a moment later; what the pad sent, once two timeouts have passed.
-TWO_DECISIONS_IN_ONE_FRAME = """async ([script, timeout]) => {
+# A race pad drawn on this page alone, its model a plain object: race.js's ``script``, the model's values (a race on
+# a fez, unless ``changed`` says otherwise). What the pad sends, and ``open(turn)``, which sends it a new decision.
+PAD_ALONE = """async (script, changed) => {
   const { render } = await import(URL.createObjectURL(new Blob([script], { type: "text/javascript" })));
-  const props = { turn: 1, phase: "race", prompt: "", result: "", top: "fez", under: 0, loose: [], hand: ["beret"],
-    has_head: false, head: null, can_act: true, can_call: false, answer: "", hint: "", timeout, cards: {} };
+  const props = { turn: 1, phase: "race", prompt: "", result: "", top: "fez", under: 0, loose: [], hand: [],
+    has_head: false, head: null, can_act: true, can_call: false, answer: "", hint: "", timeout: 60, cards: {},
+    ...changed };
   const listeners = new Map();
   const sent = [];
   const model = {
@@ -327,8 +328,14 @@ TWO_DECISIONS_IN_ONE_FRAME = """async ([script, timeout]) => {
     props.turn = turn;
     for (const callback of listeners.get("change:turn") || []) callback();
   };
-  const pause = (seconds) => new Promise((done) => setTimeout(done, seconds * 1000));
   render({ model, el: document.body, motion: { dragPx: 6, glide: () => {}, stillWanted: () => true } });
+  return { sent, open };
+}"""
+# Two decisions open within one frame, the reader answers the second, and a third opens a moment later; what the
+# pad sent, once two timeouts have passed.
+TWO_DECISIONS_IN_ONE_FRAME = f"""async ([script, timeout]) => {{
+  const {{ sent, open }} = await ({PAD_ALONE})(script, {{ hand: ["beret"], timeout }});
+  const pause = (seconds) => new Promise((done) => setTimeout(done, seconds * 1000));
   open(2);
   await new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)));
   document.querySelector(".hk-race-btn[title^='pass']").click();
@@ -336,7 +343,7 @@ TWO_DECISIONS_IN_ONE_FRAME = """async ([script, timeout]) => {
   open(3);
   await pause(timeout * 2);
   return sent;
-}"""
+}}"""
 
 
 def test_two_decisions_within_one_frame_start_one_stopwatch(page: Page) -> None:
@@ -384,17 +391,12 @@ def test_a_fez_carried_onto_the_pile_wins_it_at_the_time_it_is_let_go(
 
 # A race pad on a page of its own that scrolls every way (three windows wide and tall, the pad in the middle), with
 # its style sheet, its race open: a fez on the pile, a fez in the hand. What the pad sends goes into ``window.sent``.
-PAD_ON_A_WIDE_PAGE = """async ([script, style]) => {
-  document.head.insertAdjacentHTML("beforeend", `<style>${style}</style>`);
-  const { render } = await import(URL.createObjectURL(new Blob([script], { type: "text/javascript" })));
-  const props = { turn: 1, phase: "race", prompt: "", result: "", top: "fez", under: 0, loose: [], hand: ["fez"],
-    has_head: false, head: null, can_act: true, can_call: false, answer: "", hint: "", timeout: 60,
-    cards: { fez: '<div class="hk-ho-card" style="width: 60px; height: 80px">fez</div>' } };
-  window.sent = [];
-  const model = { get: (name) => props[name], on: () => {}, send: (content) => window.sent.push(content) };
-  Object.assign(document.body.style, { width: "100vw", height: "100vh", padding: "100vh 100vw", margin: "0" });
-  render({ model, el: document.body, motion: { dragPx: 6, glide: () => {}, stillWanted: () => true } });
-}"""
+PAD_ON_A_WIDE_PAGE = f"""async ([script, style]) => {{
+  document.head.insertAdjacentHTML("beforeend", `<style>${{style}}</style>`);
+  Object.assign(document.body.style, {{ width: "100vw", height: "100vh", padding: "100vh 100vw", margin: "0" }});
+  const fez = '<div class="hk-ho-card" style="width: 60px; height: 80px">fez</div>';
+  window.sent = (await ({PAD_ALONE})(script, {{ hand: ["fez"], cards: {{ fez }} }})).sent;
+}}"""
 
 
 def test_a_fez_held_still_while_the_page_scrolls_the_pile_under_it_is_let_go_on_the_pile(page: Page) -> None:
