@@ -7,9 +7,11 @@ import json
 import os
 import random
 import re
+import signal
 import weakref
 from collections import Counter
 from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import pytest
@@ -32,6 +34,27 @@ SCALE = 10.0 if os.environ.get("HATSKIT_LONG") == "1" else float(os.environ.get(
 def scaled(count: int) -> int:
     """``count`` random games or examples, times SCALE (at least one)."""
     return max(1, round(count * SCALE))
+
+
+# ------------------------------------------------------------------ every game: a refusal comes at once
+
+
+@contextmanager
+def within_a_second() -> Iterator[None]:
+    """Fail, rather than hang, once the block has spent a second of this process's CPU time (its user and system
+    time: Linux's profiling timer). An engine stuck on a huge number spends it; a busy machine that keeps the test
+    waiting for a core does not, so a wall clock's second would fail a refusal that took a millisecond."""
+
+    def too_slow(signum: int, frame: Any) -> None:
+        raise TimeoutError("the call took more than a second of CPU time")
+
+    previous = signal.signal(signal.SIGPROF, too_slow)
+    signal.setitimer(signal.ITIMER_PROF, 1.0)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_PROF, 0)
+        signal.signal(signal.SIGPROF, previous)
 
 
 # ------------------------------------------------------------------ every game: the contract suite's random games

@@ -12,9 +12,6 @@ from __future__ import annotations
 
 import json
 import os
-import signal
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -27,23 +24,7 @@ from hatskit.bots.montecarlo import Estimate
 from hatskit.games.madder import Discard, HatAt, MoveHat, Play, Swap, Take, load_cards
 from hatskit.games.madder.bots import MadderBot
 from hatskit.games.madder.components import DEFAULT_CARDS
-from tests.helpers import CLERK, COLLECTOR, TRENDSETTER, turn_position
-
-
-@contextmanager
-def within_a_second() -> Iterator[None]:
-    """Fail (instead of hanging) when the block takes more than a second."""
-
-    def too_slow(signum: int, frame: Any) -> None:
-        raise TimeoutError("the call took more than a second")
-
-    previous = signal.signal(signal.SIGALRM, too_slow)
-    signal.setitimer(signal.ITIMER_REAL, 1.0)
-    try:
-        yield
-    finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, previous)
+from tests.helpers import CLERK, COLLECTOR, TRENDSETTER, turn_position, within_a_second
 
 
 def snapshot(game: hatskit.Game) -> tuple[str, str, int]:

@@ -20,10 +20,8 @@ import os
 import random
 import re
 import tempfile
-import time
 import tomllib
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -36,7 +34,7 @@ from hatskit import HatskitError, IllegalMoveError, InvalidMoveError, RecordErro
 from hatskit.games.madder import DECLINE, DONE, Discard, HatAt, MoveHat, Play, Swap, Take, load_cards
 from hatskit.games.madder.components import DEFAULT_CARDS
 from hatskit.games.madder.moves import LINE
-from tests.helpers import scaled
+from tests.helpers import scaled, within_a_second
 
 EXAMPLES = int(os.environ.get("HATSKIT_MADDER_EXAMPLES", scaled(300)))
 SETTINGS = settings(
@@ -47,19 +45,10 @@ SETTINGS = settings(
     print_blob=True,
 )
 GAMES = settings(SETTINGS, max_examples=EXAMPLES // 3)  # whole games: each example plays one to its end
-SECOND = 1.0  # CPU seconds any refusal may take
 STANDIN = DEFAULT_CARDS.read_text(encoding="utf-8")
 STYLES = ["Newsboy", "Homburg", "Fedora", "Boater", "Bowler", "Beret", "Stetson", "Trilby"]
 FOLDER = Path(tempfile.mkdtemp(prefix="hatskit-cards-"))
 NUMBERS = itertools.count()
-
-
-@contextmanager
-def within_a_second() -> Iterator[None]:
-    """The block (a refusal) takes under a second of this process's CPU time (the machine may be busy)."""
-    start = time.process_time()
-    yield
-    assert time.process_time() - start < SECOND, "a refusal took more than a second"
 
 
 def snapshot(game: hatskit.Game) -> tuple[str, str, int]:
