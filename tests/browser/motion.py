@@ -1,4 +1,4 @@
-"""Watching what view.js animates: each Element.animate call, logged with where it starts and ends.
+"""Watching what the tables animate: each animation a script starts, logged with where it starts and ends.
 
 Each entry also says how many slides of the element were still under way when it started (``sliding``).
 A slide animates `translate` (a card) or `transform` (a picture on a square's ::after) from an offset to
@@ -19,25 +19,41 @@ if TYPE_CHECKING:
 Motion = dict[str, Any]
 Spot = tuple[float, float]
 
+# Looks at the page's animations on every frame (the public `document.getAnimations()`, with no browser function
+# replaced; a script's own animations only, not CSS transitions) and logs each new one once. Its box is read in the
+# first frame it plays in, so the slide's offset at that moment is taken off to get where the element is drawn.
 WATCH_MOTION = """() => {
   window.hkMotion = [];
-  const animate = Element.prototype.animate;
-  Element.prototype.animate = function (frames, options) {
-    const box = this.getBoundingClientRect();
-    const table = (this.closest(".hk-table") || document.documentElement).getBoundingClientRect();
-    const seat = this.closest(".hk-seat");
-    const holder = this.parentElement && this.parentElement.closest("button[title]");
+  if (window.hkMotionWatched) return;
+  window.hkMotionWatched = true;
+  const logged = new WeakSet();
+  const slides = (el) => el.getAnimations().filter((a) => !["finished", "idle"].includes(a.playState)
+    && a.effect.getKeyframes().some((frame) => "translate" in frame));
+  const note = (animation) => {
+    const el = animation.effect.target;
+    const box = el.getBoundingClientRect();
+    const table = (el.closest(".hk-table") || document.documentElement).getBoundingClientRect();
+    const [dx, dy] = (getComputedStyle(el).translate.match(/-?[\\d.e-]+(?=px)/g) || [0, 0]).map(Number);
+    const seat = el.closest(".hk-seat");
+    const holder = el.parentElement && el.parentElement.closest("button[title]");
     window.hkMotion.push({
-      text: this.textContent.trim(), title: this.title || "", classes: String(this.className),
-      pointer: getComputedStyle(this).pointerEvents,
-      sliding: this.getAnimations().filter((a) => !["finished", "idle"].includes(a.playState)
-        && a.effect.getKeyframes().some((frame) => "translate" in frame)).length,
+      text: el.textContent.trim(), title: el.title || "", classes: String(el.className),
+      pointer: getComputedStyle(el).pointerEvents,
+      sliding: slides(el).filter((other) => other !== animation).length,
       holder: holder ? holder.title : "", seat: seat ? seat.innerText.split("\\n")[0] : "",
-      pseudo: (options && options.pseudoElement) || "", frames: JSON.parse(JSON.stringify(frames)),
-      end: [box.left + box.width / 2 - table.left, box.top + box.height / 2 - table.top],
+      pseudo: animation.effect.pseudoElement || "", frames: animation.effect.getKeyframes(),
+      end: [box.left + box.width / 2 - dx - table.left, box.top + box.height / 2 - (dy || 0) - table.top],
     });
-    return animate.call(this, frames, options);
   };
+  const look = (noting) => {
+    for (const animation of document.getAnimations()) {
+      if (logged.has(animation) || animation instanceof CSSTransition || animation instanceof CSSAnimation) continue;
+      logged.add(animation);
+      if (noting && animation.effect && animation.effect.target) note(animation);
+    }
+    requestAnimationFrame(() => look(true));
+  };
+  look(false); // what already moves is not logged: only what starts from now on
 }"""
 MIDDLE = """e => {
   const [box, table] = [e.getBoundingClientRect(), e.closest(".hk-table").getBoundingClientRect()];

@@ -334,19 +334,6 @@ def test_a_page_whose_widgets_come_as_the_widget_manager_stops_waiting_still_sho
 
 # ------------------------------------------------------------------ moves you can watch, and drag and drop
 
-# Logs each card view.js slides (Element.animate) with where it ends: a table position, a hand, a seat's row.
-WATCH_SLIDES = """() => {
-  window.hkSlides = [];
-  const animate = Element.prototype.animate;
-  Element.prototype.animate = function (...args) {
-    const place = this.closest("button[title]");
-    const seat = this.closest(".hk-seat");
-    const where = place ? place.title : seat ? "seat " + seat.innerText.split("\\n")[0] : "?";
-    window.hkSlides.push(this.textContent.trim() + " -> " + where);
-    return animate.apply(this, args);
-  };
-}"""
-
 
 def first_exchange(replica: HatsTable) -> Exchange:
     return next(move for move in replica.reader_moves() if isinstance(move, Exchange))
@@ -388,17 +375,15 @@ def test_hats_the_played_and_the_taken_card_slide_where_the_engine_put_them(
 ) -> None:
     table, move = hats_table, first_exchange(replica)
     taken = replica.game.view(0)["table"][move.position - 1]
-    page.evaluate(WATCH_SLIDES)
+    watch_motion(page)
     hand_card(table, str(move.card)).click()
     position(table, move.position).click()
     # A card's drawing reads as its notation ("♥5"); the played card ends on its position, the taken one in
-    # the reader's collection, as the engine says.
-    played = f"{move.card} -> position {move.position}: {move.card}"
-    into_seat = f"{taken} -> seat Ana"
+    # the reader's collection (no button holds it there: a seat's row), as the engine says.
     expect(table.locator(".hk-message")).to_contain_text("Ana exchanged")
-    page.wait_for_function(
-        "([a, b]) => window.hkSlides.some(s => s.startsWith(a)) && window.hkSlides.includes(b)", arg=[played, into_seat]
-    )
+    played = [str(move.card), f"position {move.position}: {move.card}"]
+    motion(page, "(m, [card, place]) => m.text === card && m.holder.startsWith(place)", played)
+    motion(page, "(m, card) => m.text === card && m.holder === '' && m.seat === 'Ana'", str(taken))
 
 
 # What the browser's compositor plays on its own: a slide of these does not lay out and paint the page again each
@@ -470,12 +455,12 @@ def test_no_card_slides_for_a_reader_who_asks_for_reduced_motion(
 ) -> None:
     page.emulate_media(reduced_motion="reduce")
     table, move = hats_table, first_exchange(replica)
-    page.evaluate(WATCH_SLIDES)
+    watch_motion(page)
     hand_card(table, str(move.card)).click()
     position(table, move.position).click()
     assert replica.try_move(str(move))
     expect(table.locator(".hk-message")).to_contain_text(message_line(replica.game.events[-1][-1]))
-    assert page.evaluate("() => window.hkSlides") == []
+    assert page.evaluate("() => window.hkMotion") == []
 
 
 def test_hats_a_black_hat_turns_face_down_on_its_way_and_back_up_on_undo(
@@ -493,7 +478,7 @@ def test_hats_a_black_hat_turns_face_down_on_its_way_and_back_up_on_undo(
     assert replica.try_move(f"black {card}")
     assert card in replica.game.view(0)["my_black_hats"]  # the engine put it face down among Ana's black hats
     went = motion(
-        page, "(m, card) => m.text === card && m.classes.includes('hk-blackhat') && m.frames[0].translate", card
+        page, "(m, card) => m.text === card && !m.holder.endsWith(' in your hand') && m.frames[0].translate", card
     )
     assert (went["seat"], near(start(went), from_hand)) == ("Ana", True)  # a seat panel's first line: its name
     motion(page, "(m, card) => m.text === card && m.frames[1].rotate === 'y 90deg'", card)  # it turns over

@@ -100,26 +100,15 @@ def test_sombrero_board_shows_pieces_and_plays_a_step_by_keyboard(open_table: Op
     expect(square(table, "e2")).to_have_attribute("title", "e2: White, hatted; e1-e2 went here in the last move")
 
 
-# Logs each piece view.js glides (Element.animate on a square's ::after, its piece) with the square it lands on.
-WATCH_STEPS = """() => {
-  window.hkSteps = [];
-  const animate = Element.prototype.animate;
-  Element.prototype.animate = function (...args) {
-    if (args[1] && args[1].pseudoElement === "::after") window.hkSteps.push(this.title);
-    return animate.apply(this, args);
-  };
-}"""
-
-
 def test_sombrero_a_piece_steps_to_its_square_as_the_reader_watches(
     open_table: OpenTable, voila: str, page: Page
 ) -> None:
     table = open_board(open_table, voila, SOMBRERO_NOTEBOOK)
-    page.evaluate(WATCH_STEPS)
+    watch_motion(page)
     square(table, "e1").click()
     square(table, "e2").click()
     expect(table.locator(".hk-message")).to_contain_text("White stepped e1-e2")
-    page.wait_for_function("() => window.hkSteps.some(s => s.startsWith('e2: White, hatted'))")
+    motion(page, "(m) => m.pseudo === '::after' && m.title.startsWith('e2: White, hatted')")  # its piece glides
     expect(table.locator(".hk-arriving")).to_have_count(0)  # once it has arrived, the square shows its piece
 
 
@@ -254,14 +243,14 @@ def test_sombrero_a_captured_hat_lifts_off_and_comes_back_on_undo(
     watch_motion(page)
     play(table, "b3", "c4", "d4 lost its hat: flanked by c4 and e4")
     lift = motion(page, AFTER, "d4")
-    assert [frame["opacity"] for frame in lift["frames"]] == [1, 0]  # d4's hat goes up and fades
+    assert [frame["opacity"] for frame in lift["frames"]] == ["1", "0"]  # d4's hat goes up and fades
     assert near(start(lift), middle(square(table, "d4")))
     motion(page, AFTER, "c4")  # the piece itself steps b3-c4
     forget_motion(page)
     table.get_by_role("button", name="undo", exact=True).click()
     expect(square(table, "d4")).to_have_attribute("title", "d4: Black, hatted")
     land = motion(page, AFTER, "d4")
-    assert [frame["opacity"] for frame in land["frames"]] == [0, 1]  # and comes down again
+    assert [frame["opacity"] for frame in land["frames"]] == ["0", "1"]  # and comes down again
     step = motion(page, AFTER, "b3")
     assert near(start(step), middle(square(table, "c4")))
     expect(table.locator(".hk-hat-moving, .hk-arriving")).to_have_count(0)
