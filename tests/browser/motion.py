@@ -33,16 +33,16 @@ WATCH_MOTION = """() => {
     const el = animation.effect.target;
     const box = el.getBoundingClientRect();
     const table = (el.closest(".hk-table") || document.documentElement).getBoundingClientRect();
-    const [dx, dy] = (getComputedStyle(el).translate.match(/-?[\\d.e-]+(?=px)/g) || [0, 0]).map(Number);
+    const [dx = 0, dy = 0] = (getComputedStyle(el).translate.match(/-?[\\d.e-]+(?=px)/g) || []).map(Number);
     const seat = el.closest(".hk-seat");
     const holder = el.parentElement && el.parentElement.closest("button[title]");
     window.hkMotion.push({
-      text: el.textContent.trim(), title: el.title || "", classes: String(el.className),
+      text: el.textContent.trim(), title: el.title || "",
       pointer: getComputedStyle(el).pointerEvents,
       sliding: slides(el).filter((other) => other !== animation).length,
       holder: holder ? holder.title : "", seat: seat ? seat.innerText.split("\\n")[0] : "",
       pseudo: animation.effect.pseudoElement || "", frames: animation.effect.getKeyframes(),
-      end: [box.left + box.width / 2 - dx - table.left, box.top + box.height / 2 - (dy || 0) - table.top],
+      end: [box.left + box.width / 2 - dx - table.left, box.top + box.height / 2 - dy - table.top],
     });
   };
   const look = (noting) => {
