@@ -104,6 +104,7 @@ import psutil
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from app import CHROMIUM, CHROMIUM_ARGS, MB, NOTEBOOK_DIR, REPO, Served, serve
+from processes import chromium_kind, cpu_seconds, machine_seconds, run_queue
 
 from tests.browser.student import ORDER, PRESSABLE, STUDENTS
 
@@ -213,8 +214,7 @@ class Host:
         return {ply: at * 1000 for ply, at in rows}
 
     def cpu(self) -> float:
-        times = psutil.Process(self.process.pid).cpu_times()
-        return times.user + times.system
+        return cpu_seconds(psutil.Process(self.process.pid))
 
     def rss(self) -> int:
         return psutil.Process(self.process.pid).memory_info().rss
@@ -764,42 +764,25 @@ class CpuWatch:
     def __init__(self, host: Host, app: Served) -> None:
         self.host, self.app = host, app
         self.before = self._ours()
-        self.machine = self._machine()
-
-    @staticmethod
-    def _machine() -> float:
-        times = psutil.cpu_times()
-        return times.user + times.nice + times.system + times.irq + times.softirq + getattr(times, "steal", 0.0)
-
-    @staticmethod
-    def _queued(pid: int) -> tuple[float, int]:
-        """Seconds a process's threads waited on the run queue, and how many times they ran, so far."""
-        waited, runs = 0.0, 0
-        for stat in Path(f"/proc/{pid}/task").glob("*/schedstat"):
-            with contextlib.suppress(OSError, ValueError):
-                _, wait_ns, slices = stat.read_text().split()
-                waited, runs = waited + int(wait_ns) / 1e9, runs + int(slices)
-        return waited, runs
+        self.machine = machine_seconds()
 
     def _ours(self) -> dict[int, tuple[str, float, float, int]]:
         kernels = {kernel.pid for kernel in self.app.kernels()}
         own = psutil.Process()
         found: dict[int, tuple[str, float, float, int]] = {}
         for process in [own, *own.children(recursive=True)]:
-            with contextlib.suppress(psutil.Error):
-                times = process.cpu_times()
-                if process.pid == self.host.process.pid:
-                    group = "host"
-                elif process.pid == self.app.process.pid:
-                    group = "server"
-                elif process.pid in kernels:
-                    group = "kernels"
-                elif process.name().startswith("chrom"):
-                    group = "browser"
-                else:
-                    group = "driver and script"
-                found[process.pid] = (group, times.user + times.system, *self._queued(process.pid))
+            with contextlib.suppress(psutil.Error):  # gone meanwhile: left out, not counted as zero
+                found[process.pid] = (self._group(process, kernels), cpu_seconds(process), *run_queue(process.pid))
         return found
+
+    def _group(self, process: psutil.Process, kernels: set[int]) -> str:
+        if process.pid == self.host.process.pid:
+            return "host"
+        if process.pid == self.app.process.pid:
+            return "server"
+        if process.pid in kernels:
+            return "kernels"
+        return "browser" if chromium_kind(process) else "driver and script"
 
     def spent(self) -> tuple[dict[str, float], dict[str, tuple[float, int]]]:
         """The CPU-seconds by whose, and for our groups the seconds waited for a core and the runs since."""
@@ -810,7 +793,7 @@ class CpuWatch:
             spent[group] += seconds - seconds_before
             total, count = queued[group]
             queued[group] = (total + waited - waited_before, count + runs - runs_before)
-        spent["rest of the machine"] = max(0.0, self._machine() - self.machine - sum(spent.values()))
+        spent["rest of the machine"] = max(0.0, machine_seconds() - self.machine - sum(spent.values()))
         return spent, queued
 
 

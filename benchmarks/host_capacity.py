@@ -42,6 +42,7 @@ from pathlib import Path
 
 import psutil
 
+from benchmarks.processes import cpu_seconds
 from tablehost.client import TableClient
 from tablehost.store import Store
 from tablehost.tables import TableHost, Who
@@ -187,13 +188,13 @@ def print_relay(moves: int, crowd: int, folder: Path) -> None:
     process, url = host_process(folder)
     try:
         relayed = asyncio.run(relay(url, moves))
-        before = psutil.Process(process.pid).cpu_times()
+        before = cpu_seconds(psutil.Process(process.pid))
         crowded_times, seconds = asyncio.run(crowded(url, crowd, moves // 3))
-        after = psutil.Process(process.pid).cpu_times()
+        after = cpu_seconds(psutil.Process(process.pid))
     finally:
         process.terminate()
         process.wait(10)
-    host_cpu = (after.user + after.system - before.user - before.system) / len(crowded_times)
+    host_cpu = (after - before) / len(crowded_times)
     near, far = statistics.median(reference), statistics.median(relayed)
     print(f"a Sombrero move in process, with its commit: {ms(near)} (median of {len(reference)}; {ms(bare)} without)")
     print(f"the same through the websocket, move sent to view received: {ms(far)} (median of {len(relayed)})")

@@ -65,6 +65,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from app import CHROMIUM, CHROMIUM_ARGS, GAME_NOTEBOOKS, Served, serve, trivial_notebook
 from classmates import MAIN, RECORDER, UNTIL, Host, Student, join_table, open_table, servers, table_taken
+from processes import chromium_kind, thread_seconds
 
 GAME_PAGES = list(GAME_NOTEBOOKS)  # hats, sombrero, hats_off, madder_than_a_hatter
 SHARED = ("lobby", "seated", "watched")
@@ -118,33 +119,6 @@ class Idle:
 
 
 # -- processes ---------------------------------------------------------------------------------------------
-
-
-def chromium_kind(process: psutil.Process) -> str | None:
-    """renderer, gpu or browser+utility for one of Chromium's processes; None for any other."""
-    with contextlib.suppress(psutil.Error):
-        if not process.name().startswith("chrom"):
-            return None
-        line = " ".join(process.cmdline())
-        if "--type=renderer" in line:
-            return "renderer"
-        return "gpu" if "--type=gpu-process" in line else "browser+utility"
-    return None
-
-
-def thread_seconds(pid: int) -> dict[int, float]:
-    """CPU seconds each live thread of a process has run, by thread id: Linux's /proc/PID/task/TID/schedstat, in
-    nanoseconds (psutil's cpu_times counts 10 ms clock ticks, 0.5 ms/s in a 20 s window: coarser than an idle page);
-    where there is no schedstat, the whole process's psutil cpu_times as one entry."""
-    times: dict[int, float] = {}
-    for task in Path(f"/proc/{pid}/task").glob("*"):
-        with contextlib.suppress(OSError, ValueError, IndexError):
-            times[int(task.name)] = int((task / "schedstat").read_text().split()[0]) / 1e9
-    if not times:
-        with contextlib.suppress(psutil.Error):
-            used = psutil.Process(pid).cpu_times()
-            times[0] = used.user + used.system
-    return times
 
 
 Snapshot = dict[int, tuple[str, dict[int, float]]]  # pid: (group, CPU seconds by thread)

@@ -29,8 +29,6 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-import psutil
-
 if TYPE_CHECKING:
     from playwright.sync_api import Page, Playwright
 
@@ -38,6 +36,7 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
 from benchmarks.app import page_url, serve  # noqa: E402
+from benchmarks.processes import chromium_processes, cpu_by_pid  # noqa: E402
 from tests.browser.conftest import CHROMIUM, CHROMIUM_ARGS, VIEWPORT, WIDGET_TIMEOUT_MS, Tabs, open_page  # noqa: E402
 from tests.conftest import NOTEBOOK_DIR  # noqa: E402
 
@@ -46,15 +45,7 @@ WARM_LOADS = 2  # loads that fill the kept profile's caches before it is measure
 
 def chromium_seconds() -> dict[int, float]:
     """CPU seconds (user and system) of each Chromium process this script started, by pid."""
-    spent = {}
-    for process in psutil.Process().children(recursive=True):
-        try:
-            if "chromium" in process.name():
-                times = process.cpu_times()
-                spent[process.pid] = times.user + times.system
-        except psutil.Error:
-            continue
-    return spent
+    return cpu_by_pid(chromium_processes())
 
 
 def load(page: Page, url: str) -> tuple[float, float]:
