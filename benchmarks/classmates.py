@@ -776,6 +776,7 @@ class CpuWatch:
         return found
 
     def _group(self, process: psutil.Process, kernels: set[int]) -> str:
+        """Whose ``process`` is, as GROUPS names them (``kernels``: the pids of Voilà's kernels)."""
         if process.pid == self.host.process.pid:
             return "host"
         if process.pid == self.app.process.pid:
