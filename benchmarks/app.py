@@ -135,13 +135,18 @@ ANSWERED = f"""([area, before, picked]) => {{
 }}"""
 QUIET_MS = 300  # a move is all shown when its table then stays still this long (bots wait 800 ms before they act)
 # Sets window.hkAnswer to a promise of [first, last]: milliseconds from the next click event until the first and
-# the last change of `element` before it stays still for `quiet` ms ([null, null] when nothing changes).
+# the last change of `element` before it stays still for `quiet` ms ([null, null] when nothing changes). A card's
+# inline style written as its slide sets off (view.js's `lift`: its z-index and pointer-events for the trip, in the
+# frame that first paints the move) is the slide's, not the move's, and the slide itself changes nothing in the
+# page: counted, it put the move's end one frame after the change that shows it.
 WATCH = f"""([element, quiet]) => {{
   let clicked = null, first = null, last = null, timer = null;
+  const sliding = (record) =>
+    record.attributeName === "style" && record.target.getAnimations({{ subtree: true }}).length > 0;
   window.hkAnswer = new Promise(resolve => {{
     const done = () => {{ observer.disconnect(); resolve([first, last]); }};
-    const observer = new MutationObserver(() => {{
-      if (clicked === null) return;
+    const observer = new MutationObserver((records) => {{
+      if (clicked === null || records.every(sliding)) return;
       last = performance.now() - clicked;
       first ??= last;
       clearTimeout(timer);
