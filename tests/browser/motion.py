@@ -33,12 +33,13 @@ WATCH_MOTION = """() => {
     const el = animation.effect.target;
     const box = el.getBoundingClientRect();
     const table = (el.closest(".hk-table") || document.documentElement).getBoundingClientRect();
-    const [dx = 0, dy = 0] = (getComputedStyle(el).translate.match(/-?[\\d.e-]+(?=px)/g) || []).map(Number);
+    const style = getComputedStyle(el);
+    const [dx = 0, dy = 0] = (style.translate.match(/-?[\\d.e-]+(?=px)/g) || []).map(Number);
     const seat = el.closest(".hk-seat");
     const holder = el.parentElement && el.parentElement.closest("button[title]");
     window.hkMotion.push({
       text: el.textContent.trim(), title: el.title || "",
-      pointer: getComputedStyle(el).pointerEvents,
+      pointer: style.pointerEvents,
       sliding: slides(el).filter((other) => other !== animation).length,
       holder: holder ? holder.title : "", seat: seat ? seat.innerText.split("\\n")[0] : "",
       pseudo: animation.effect.pseudoElement || "", frames: animation.effect.getKeyframes(),
@@ -69,6 +70,14 @@ def watch_motion(page: Page) -> None:
 
 def forget_motion(page: Page) -> None:
     page.evaluate("() => { window.hkMotion = []; }")
+
+
+def logged_motion(page: Page) -> list[Motion]:
+    """The whole log, read two frames from now: a slide the page's last change set off starts in the next frame,
+    and the watcher logs it in the one after (read at once, the log could miss it)."""
+    return page.evaluate(
+        "() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(() => done(window.hkMotion))))"
+    )
 
 
 def motion(page: Page, test: str, arg: Any = None) -> Motion:

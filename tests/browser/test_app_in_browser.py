@@ -26,7 +26,7 @@ from hatskit.core import Event
 from hatskit.drawing import without_rules
 from hatskit.games.hats import KIND_NAMES, Exchange, cards_of_game
 from tests.browser.conftest import GAME_TABLE, WIDGET_TIMEOUT_MS, expect_refusal
-from tests.browser.motion import end, forget_motion, middle, motion, near, settle, start, watch_motion
+from tests.browser.motion import end, forget_motion, logged_motion, middle, motion, near, settle, start, watch_motion
 from tests.conftest import NOTEBOOK_DIR, NOTEBOOKS, REPO
 from widgets import HatsTable
 from widgets.toolkit import ui
@@ -400,7 +400,7 @@ def test_a_sliding_card_animates_only_what_the_compositor_plays_and_takes_no_poi
     hand_card(table, str(move.card)).click()
     position(table, move.position).click()
     motion(page, "(m) => m.frames.some((frame) => 'translate' in frame)")
-    logged = page.evaluate("() => window.hkMotion")
+    logged = logged_motion(page)
     animated = {name for entry in logged for frame in entry["frames"] for name in frame} - KEYFRAME_TIMING
     assert animated <= COMPOSITED, f"animated on the page's main thread: {animated - COMPOSITED}"
     slides = [entry for entry in logged if any("translate" in frame for frame in entry["frames"])]
@@ -442,7 +442,7 @@ def test_a_card_sent_back_before_it_lands_has_one_slide_at_a_time(
     page.evaluate(WATCH_BARE_SLIDES)
     table.get_by_role("button", name="undo", exact=True).click()
     motion(page, at_position, f"position {move.position}:")
-    slides = [entry for entry in page.evaluate("() => window.hkMotion") if entry["frames"][0].get("translate")]
+    slides = [entry for entry in logged_motion(page) if entry["frames"][0].get("translate")]
     settle(page)
     assert page.evaluate("() => window.hkBare") == [], "a card on its way took presses again before it landed"
     twice = [entry["text"] for entry in slides if entry["sliding"]]
@@ -460,7 +460,7 @@ def test_no_card_slides_for_a_reader_who_asks_for_reduced_motion(
     position(table, move.position).click()
     assert replica.try_move(str(move))
     expect(table.locator(".hk-message")).to_contain_text(message_line(replica.game.events[-1][-1]))
-    assert page.evaluate("() => window.hkMotion") == []
+    assert logged_motion(page) == []
 
 
 def test_hats_a_black_hat_turns_face_down_on_its_way_and_back_up_on_undo(
