@@ -19,7 +19,15 @@ import hatskit
 from hatskit.core import Event
 from hatskit.drawing import without_rules
 from tests.helpers import RULE_ID, FixedBot, position, press, said, why, widget_states, with_deck
-from widgets.games.hats_off import MOVED, OTHER_TIME, HatsOffTable, answer_move, describe, prompt_text
+from widgets.games.hats_off import (
+    MOVED,
+    OTHER_TIME,
+    HatsOffTable,
+    answer_move,
+    describe,
+    prompt_keys,
+    prompt_text,
+)
 from widgets.games.race import Answer, read_answer
 from widgets.table.scheduler import ManualClock
 from widgets.toolkit import ui
@@ -99,7 +107,7 @@ def test_equal_reaction_times_go_to_the_lower_seat() -> None:
 def test_the_pad_shows_the_readers_cards_and_the_move_goes_in_with_the_browser_time() -> None:
     table, _ = race_table(0.4)
     assert (table.pad.phase, table.pad.can_act, table.pad.top) == ("flip", True, None)
-    assert "press F" in table.pad.prompt
+    assert (table.pad.prompt, table.pad.keys) == ("Your turn to flip the next card.", "Press F.")
     send(table, "flip")
     pad = table.pad
     assert (pad.phase, pad.top, pad.hand, pad.has_head, pad.head) == (
@@ -439,10 +447,13 @@ def test_the_prompt_offers_the_call_only_for_a_card_the_reader_may_win_and_says_
     view = table.game.view(0)
     own = view | {"loose": [{"kind": "top", "owner": 0, "fell": False}]}
     other = view | {"loose": [{"kind": "top", "owner": 1, "fell": False}]}
-    assert "space bar" not in prompt_text(own, True) and "your own, so you cannot call" in prompt_text(own, True)
-    assert "space bar for Hats Off!" in prompt_text(other, True)
-    assert "space bar" not in prompt_text(view, True) and "cannot call" not in prompt_text(view, True)
+    assert "your own, so you cannot call" in prompt_text(own, True) and "space bar" not in prompt_keys(own, True)
+    assert "be first to call Hats Off!" in prompt_text(other, True)
+    assert prompt_keys(other, True) == "Keys: 1-3 your hand, H your head, P pass, space bar Hats Off!"
+    assert "call" not in prompt_text(view, True) and "space bar" not in prompt_keys(view, True)
     assert not any(f"(O{number})" in prompt_text(view, True) for number in range(1, 8)), "ids stay in the why"
+    assert "Keys" not in prompt_text(view, True), "the keys go apart from the prompt: a phone has none"
+    assert prompt_keys(view, False) == "", "no keys for a reader who may do nothing now"
 
 
 def test_the_set_up_row_names_the_bots_as_the_table_does() -> None:
@@ -500,7 +511,8 @@ def test_the_prompt_of_the_last_race_for_a_card_offers_only_the_call() -> None:
     loose = [{"kind": "top", "owner": 1, "fell": False}]
     data = {"game": "hats-off", "players": 2, "phase": "race", "race": 5, "flips": 1, "pile": ["fez"], "loose": loose}
     view = hatskit.load(data | {"hands": [["top", "beret"], ["fez", "chef"]], "heads": ["bowler", "cowboy"]}).view(0)
-    assert prompt_text(view, can_act=True) == "The fez had its 4 races: only Hats Off! calls count now (space bar)"
+    assert prompt_text(view, can_act=True) == "The fez had its 4 races: only Hats Off! calls count now."
+    assert prompt_keys(view, can_act=True) == "(space bar)"
 
 
 def seats_text(table: HatsOffTable) -> str:

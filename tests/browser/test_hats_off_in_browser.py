@@ -260,7 +260,7 @@ def test_clicking_the_matching_card_wins_the_pile(
     expect(table.locator(".hk-message")).to_contain_text("a match! Ana wins the pile of 2 cards")
     expect(pad.locator(".hk-race-result")).to_contain_text("You won 2 cards. You played a fez from the hand at")
     expect(ana).to_contain_text("won (2)")
-    expect(pad.locator(".hk-race-prompt")).to_contain_text("press F")  # the winner flips next (O2)
+    expect(pad.locator(".hk-race-prompt")).to_contain_text("Your turn to flip the next card. Press F.")  # O2
 
 
 def test_keys_flip_and_play_the_head_card(
@@ -489,16 +489,23 @@ def test_a_fez_let_go_away_from_the_pile_goes_back_and_nothing_is_played(
     expect(table.locator(".hk-message")).to_contain_text("a match! Ana wins the pile of 2 cards")
 
 
-def test_a_finger_carries_the_fez_onto_the_pile_too(
+def test_a_finger_carries_the_fez_onto_the_pile_too_and_is_shown_no_keys(
     page: Page, open_table: Callable[[str, Path], Locator], races: Served
 ) -> None:
     *_, table = open_races(page, open_table, races)
     pad, turn = flip(table)
     expect(pad).to_have_attribute("data-turn", str(turn))
     pad.scroll_into_view_if_needed()
+    key_hints = [pad.locator(".hk-race-keys"), fez_button(pad).locator("kbd"), pad.locator(".hk-race-pass .hk-keys")]
+    expect(pad.locator(".hk-race-prompt")).to_have_text("Match the fez! Keys: 1-3 your hand, H your head, P pass")
+    for hint in key_hints:  # a mouse: its keyboard's keys are named
+        expect(hint).to_be_visible()
     (x, y), (to_x, to_y) = middle(fez_button(pad)), middle(pad.locator(".hk-race-top"))
     devtools = page.context.new_cdp_session(page)
     devtools.send("Emulation.setTouchEmulationEnabled", {"enabled": True})
+    for hint in key_hints:  # a finger (a coarse pointer that cannot hover): a phone has no keys to name
+        expect(hint).to_have_css("display", "none")  # still there (a mouse may come back), not shown
+    expect(pad.locator(".hk-race-prompt")).to_contain_text("Match the fez!")
     devtools.send("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [{"x": x, "y": y}]})
     for step in range(1, 13):
         point = {"x": x + (to_x - x) * step / 12, "y": y + (to_y - y) * step / 12}

@@ -323,6 +323,7 @@ class HatsOffTable(TableFrame):
         shown = {
             "phase": view["phase"],
             "prompt": prompt_text(view, can_act),
+            "keys": prompt_keys(view, can_act),
             "result": self._result_text(view),
             "top": view["top"],
             "under": max(len(view["pile"]) - 1, 0),
@@ -502,24 +503,40 @@ def describe(move: HatsOffMove) -> str:
 
 
 def prompt_text(view: HatsOffView, can_act: bool) -> str:
-    """What the reader may do now, with the keys, in one line (rule ids stay in the "why" and the rules notes)."""
+    """What the reader may do now, in one line, without the keys (:func:`prompt_keys`: a phone has none; rule ids
+    stay in the "why" and the rules notes)."""
     names, phase = view["names"], view["phase"]
     if phase == "over":
         return without_rules(str(view["outcome"]))[0]
     if phase == "wear":
         if can_act:
-            return "Choose a card to wear on your head: look at it well, it is your only look. Keys 1-4."
+            return "Choose a card to wear on your head: look at it well, it is your only look."
         return "The others are choosing their head cards…"
     if phase == "flip":
-        return "Your turn to flip the next card: press F." if can_act else f"{names[view['flipper']]} flips…"
+        return "Your turn to flip the next card." if can_act else f"{names[view['flipper']]} flips…"
     if not can_act:
         waiting = "You have nothing to play or call for in this race" if view["my_move"] is None else "Moved"
         return f"{waiting}: waiting for the others…"
     if view["top"] is None:
-        return "A loose card! Be first to call Hats Off! (space bar)"
+        return "A loose card! Be first to call Hats Off!"
     if view["race"] > MAX_RACES:
-        return f"The {KIND_NAMES[view['top']]} had its {MAX_RACES} races: only Hats Off! calls count now (space bar)"
-    return f"Match the {KIND_NAMES[view['top']]}! Keys 1-3 your hand, H your head, P pass{_call_prompt(view)}"
+        return f"The {KIND_NAMES[view['top']]} had its {MAX_RACES} races: only Hats Off! calls count now."
+    return f"Match the {KIND_NAMES[view['top']]}!{_call_prompt(view)}"
+
+
+def prompt_keys(view: HatsOffView, can_act: bool) -> str:
+    """The keys for what :func:`prompt_text` asks now, or "" when it asks nothing of the reader."""
+    phase = view["phase"]
+    if not can_act or phase == "over":
+        return ""
+    if phase == "wear":
+        return "Keys 1-4."
+    if phase == "flip":
+        return "Press F."
+    if view["top"] is None or view["race"] > MAX_RACES:
+        return "(space bar)"
+    call = ", space bar Hats Off!" if may_call(view) else ""
+    return f"Keys: 1-3 your hand, H your head, P pass{call}"
 
 
 def may_call(view: HatsOffView) -> bool:
@@ -528,11 +545,11 @@ def may_call(view: HatsOffView) -> bool:
 
 
 def _call_prompt(view: HatsOffView) -> str:
-    """The call's part of the prompt: the key where the reader may call, else why not, when a loose card lies there."""
+    """The call's part of the prompt when a loose card lies there: that the reader may call, else why not."""
     if may_call(view):
-        return " · a loose card: space bar for Hats Off!"
+        return " A loose card: be first to call Hats Off!"
     if view["loose"]:
-        return " · the loose card is your own, so you cannot call Hats Off! for it"
+        return " The loose card is your own, so you cannot call Hats Off! for it."
     return ""
 
 

@@ -55,11 +55,11 @@ function render({ model, el, motion }) {
   const headButton = button("hk-race-head", "your head card (key H)");
   $(".hk-race-headbox").appendChild(headButton);
   const offButton = button("hk-race-call", "Hats Off! (space bar)");
-  offButton.textContent = "Hats Off!  ␣";
+  offButton.innerHTML = `Hats Off! <span class="hk-keys">␣</span>`;
   const passButton = button("hk-race-pass", "pass (key P)");
-  passButton.textContent = "pass  P";
+  passButton.innerHTML = `pass <span class="hk-keys">P</span>`;
   const flipButton = button("hk-race-flip", "flip the next card (key F)");
-  flipButton.textContent = "flip  F";
+  flipButton.innerHTML = `flip <span class="hk-keys">F</span>`;
   $(".hk-race-actions").append(offButton, passButton, flipButton);
 
   let turn = -1; // the decision on screen
@@ -102,7 +102,7 @@ function render({ model, el, motion }) {
   function draw() {
     const phase = model.get("phase");
     const top = model.get("top");
-    $(".hk-race-prompt").textContent = model.get("prompt");
+    drawPrompt();
     $(".hk-race-result").textContent = model.get("result");
     const under = model.get("under");
     $(".hk-race-top").innerHTML = top
@@ -124,6 +124,14 @@ function render({ model, el, motion }) {
     passButton.style.display = phase === "race" ? "" : "none";
     flipButton.style.display = phase === "flip" && model.get("can_act") ? "" : "none";
     if (model.get("answer")) $(".hk-race-said").textContent = model.get("answer");
+  }
+
+  // The prompt, and after it the keys for it, in a part a phone leaves out (it has no keys).
+  function drawPrompt() {
+    const prompt = $(".hk-race-prompt");
+    const keys = model.get("keys");
+    prompt.textContent = model.get("prompt");
+    if (keys) prompt.append(" ", Object.assign(document.createElement("span"), { className: "hk-keys hk-race-keys", textContent: keys }));
   }
 
   function drawHand(phase) {
@@ -247,7 +255,7 @@ function render({ model, el, motion }) {
       else draw();
     });
   }
-  for (const name of ["turn", "phase", "prompt", "result", "top", "under", "loose", "hand", "has_head", "head", "can_act", "can_call", "answer", "hint", "cards"]) {
+  for (const name of ["turn", "phase", "prompt", "keys", "result", "top", "under", "loose", "hand", "has_head", "head", "can_act", "can_call", "answer", "hint", "cards"]) {
     model.on(`change:${name}`, changed);
   }
 

@@ -19,11 +19,13 @@ top card of the pile, the loose cards, the reader's hand and (only while the
 table shows it) the reader's head card. Nothing of another seat is synced.
 
 Keys: 1-4 a hand card, H the head card, space bar "Hats Off!", P pass,
-F flip. A card carried from the hand or the head onto the pile's top card (mouse
-or finger) is played when it is let go, and timed then; let go anywhere else,
-it goes back and nothing is played. A decision carries a number (``turn``); an answer to an older one is
-ignored, so a late message can never count in a newer race. ``hint`` names the
-action the table points at (a lesson's step): its button is marked ``hk-hint``.
+F flip. The prompt names the keys of the moment (``keys``); a phone or a tablet,
+which has none, is shown no keys. A card carried from the hand or the head onto
+the pile's top card (mouse or finger) is played when it is let go, and timed
+then; let go anywhere else, it goes back and nothing is played. A decision
+carries a number (``turn``); an answer to an older one is ignored, so a late
+message can never count in a newer race. ``hint`` names the action the table
+points at (a lesson's step): its button is marked ``hk-hint``.
 """
 
 from __future__ import annotations
@@ -77,6 +79,10 @@ PAD_CSS = """
 .hk-race-actions { display: flex; gap: 8px; flex-wrap: wrap; justify-content: center; }
 .hk-race-actions .hk-race-btn { padding: 6px 14px; font-weight: 700; }
 .hk-race-call { background: #fff1b8; }
+/* A phone or a tablet has no keys: under a finger the key hints (the cards' numbers, the buttons' letters, the
+   prompt's keys) are left out. */
+@media (hover: none) and (pointer: coarse) { .hk-race :is(kbd, .hk-keys) { display: none; } }
+.hk-race-keys { font-weight: 400; }
 .hk-race-clock { width: 60%; height: 6px; background: #eee; border-radius: 3px; overflow: hidden; }
 .hk-race-bar { height: 100%; background: #1f6fd1; transform: scaleX(0); transform-origin: left center; }
 .hk-race-said { min-height: 1.2em; font-size: .9em; color: #333; }
@@ -119,6 +125,7 @@ class RacePad(ui.Custom):
     turn = traitlets.Int(0).tag(sync=True)
     phase = traitlets.Unicode("over").tag(sync=True)
     prompt = traitlets.Unicode("").tag(sync=True)
+    keys = traitlets.Unicode("").tag(sync=True)  # the keys for what the prompt asks ("Press F."), or ""
     result = traitlets.Unicode("").tag(sync=True)
     top = traitlets.Unicode(None, allow_none=True).tag(sync=True)
     under = traitlets.Int(0).tag(sync=True)
