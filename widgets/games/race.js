@@ -131,7 +131,9 @@ function render({ model, el, motion }) {
     const prompt = $(".hk-race-prompt");
     const keys = model.get("keys");
     prompt.textContent = model.get("prompt");
-    if (keys) prompt.append(" ", Object.assign(document.createElement("span"), { className: "hk-keys hk-race-keys", textContent: keys }));
+    if (!keys) return;
+    const hint = Object.assign(document.createElement("span"), { className: "hk-keys hk-race-keys", textContent: keys });
+    prompt.append(" ", hint);
   }
 
   function drawHand(phase) {
