@@ -25,8 +25,7 @@ from widgets.games.hats_off import (
     HatsOffTable,
     answer_move,
     describe,
-    prompt_keys,
-    prompt_text,
+    prompt,
 )
 from widgets.games.race import Answer, read_answer
 from widgets.table.scheduler import ManualClock
@@ -447,13 +446,13 @@ def test_the_prompt_offers_the_call_only_for_a_card_the_reader_may_win_and_says_
     view = table.game.view(0)
     own = view | {"loose": [{"kind": "top", "owner": 0, "fell": False}]}
     other = view | {"loose": [{"kind": "top", "owner": 1, "fell": False}]}
-    assert "your own, so you cannot call" in prompt_text(own, True) and "space bar" not in prompt_keys(own, True)
-    assert "be first to call Hats Off!" in prompt_text(other, True)
-    assert prompt_keys(other, True) == "Keys: 1-3 your hand, H your head, P pass, space bar Hats Off!"
-    assert "call" not in prompt_text(view, True) and "space bar" not in prompt_keys(view, True)
-    assert not any(f"(O{number})" in prompt_text(view, True) for number in range(1, 8)), "ids stay in the why"
-    assert "Keys" not in prompt_text(view, True), "the keys go apart from the prompt: a phone has none"
-    assert prompt_keys(view, False) == "", "no keys for a reader who may do nothing now"
+    assert "your own, so you cannot call" in prompt(own, True).text and "space bar" not in prompt(own, True).keys
+    assert "be first to call Hats Off!" in prompt(other, True).text
+    assert prompt(other, True).keys == "Keys: 1-3 your hand, H your head, P pass, space bar Hats Off!"
+    assert "call" not in prompt(view, True).text and "space bar" not in prompt(view, True).keys
+    assert not any(f"(O{number})" in prompt(view, True).text for number in range(1, 8)), "ids stay in the why"
+    assert "Keys" not in prompt(view, True).text, "the keys go apart from the prompt: a phone has none"
+    assert prompt(view, False).keys == "", "no keys for a reader who may do nothing now"
 
 
 def test_the_set_up_row_names_the_bots_as_the_table_does() -> None:
@@ -511,8 +510,8 @@ def test_the_prompt_of_the_last_race_for_a_card_offers_only_the_call() -> None:
     loose = [{"kind": "top", "owner": 1, "fell": False}]
     data = {"game": "hats-off", "players": 2, "phase": "race", "race": 5, "flips": 1, "pile": ["fez"], "loose": loose}
     view = hatskit.load(data | {"hands": [["top", "beret"], ["fez", "chef"]], "heads": ["bowler", "cowboy"]}).view(0)
-    assert prompt_text(view, can_act=True) == "The fez had its 4 races: only Hats Off! calls count now."
-    assert prompt_keys(view, can_act=True) == "(space bar)"
+    assert prompt(view, can_act=True).text == "The fez had its 4 races: only Hats Off! calls count now."
+    assert prompt(view, can_act=True).keys == "(space bar)"
 
 
 def seats_text(table: HatsOffTable) -> str:

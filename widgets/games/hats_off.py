@@ -38,7 +38,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any, ClassVar, cast
+from typing import Any, ClassVar, NamedTuple, cast
 
 from hatskit.bots import Bot
 from hatskit.core import Event, Game
@@ -320,10 +320,11 @@ class HatsOffTable(TableFrame):
     def _show_pad(self, view: HatsOffView) -> None:
         seat = view["seat"]
         can_act = self.live and seat in view["acting"]
+        asked = prompt(view, can_act)
         shown = {
             "phase": view["phase"],
-            "prompt": prompt_text(view, can_act),
-            "keys": prompt_keys(view, can_act),
+            "prompt": asked.text,
+            "keys": asked.keys,
             "result": self._result_text(view),
             "top": view["top"],
             "under": max(len(view["pile"]) - 1, 0),
@@ -502,41 +503,48 @@ def describe(move: HatsOffMove) -> str:
     return f"play the {KIND_NAMES[move.kind]} from the hand"
 
 
-def prompt_text(view: HatsOffView, can_act: bool) -> str:
-    """What the reader may do now, in one line, without the keys (:func:`prompt_keys`: a phone has none; rule ids
-    stay in the "why" and the rules notes)."""
-    names, phase = view["names"], view["phase"]
-    if phase == "over":
-        return without_rules(str(view["outcome"]))[0]
-    if phase == "wear":
-        if can_act:
-            return "Choose a card to wear on your head: look at it well, it is your only look."
-        return "The others are choosing their head cards…"
-    if phase == "flip":
-        return "Your turn to flip the next card." if can_act else f"{names[view['flipper']]} flips…"
-    if not can_act:
-        waiting = "You have nothing to play or call for in this race" if view["my_move"] is None else "Moved"
-        return f"{waiting}: waiting for the others…"
-    if view["top"] is None:
-        return "A loose card! Be first to call Hats Off!"
-    if view["race"] > MAX_RACES:
-        return f"The {KIND_NAMES[view['top']]} had its {MAX_RACES} races: only Hats Off! calls count now."
-    return f"Match the {KIND_NAMES[view['top']]}!{_call_prompt(view)}"
+class Prompt(NamedTuple):
+    """What the pad asks of the reader now, in one line, and the keys for it apart: a phone has none."""
+
+    text: str
+    keys: str = ""  # "Press F.", or "" where the reader may do nothing now
 
 
-def prompt_keys(view: HatsOffView, can_act: bool) -> str:
-    """The keys for what :func:`prompt_text` asks now, or "" when it asks nothing of the reader."""
+def prompt(view: HatsOffView, can_act: bool) -> Prompt:
+    """What the reader may do now, and its keys (rule ids stay in the "why" and the rules notes)."""
     phase = view["phase"]
-    if not can_act or phase == "over":
-        return ""
+    if phase == "over":
+        return Prompt(without_rules(str(view["outcome"]))[0])
+    if not can_act:
+        return Prompt(_waiting(view))
     if phase == "wear":
-        return "Keys 1-4."
+        return Prompt("Choose a card to wear on your head: look at it well, it is your only look.", "Keys 1-4.")
     if phase == "flip":
-        return "Press F."
-    if view["top"] is None or view["race"] > MAX_RACES:
-        return "(space bar)"
+        return Prompt("Your turn to flip the next card.", "Press F.")
+    return _race_prompt(view)
+
+
+def _waiting(view: HatsOffView) -> str:
+    """The prompt of a reader who may do nothing now: what the table waits for."""
+    if view["phase"] == "wear":
+        return "The others are choosing their head cards…"
+    if view["phase"] == "flip":
+        return f"{view['names'][view['flipper']]} flips…"
+    waiting = "You have nothing to play or call for in this race" if view["my_move"] is None else "Moved"
+    return f"{waiting}: waiting for the others…"
+
+
+def _race_prompt(view: HatsOffView) -> Prompt:
+    """A race the reader may answer: what to match, or only the call (a loose card alone, a card with no race left)."""
+    if view["top"] is None:
+        return Prompt("A loose card! Be first to call Hats Off!", "(space bar)")
+    if view["race"] > MAX_RACES:
+        return Prompt(
+            f"The {KIND_NAMES[view['top']]} had its {MAX_RACES} races: only Hats Off! calls count now.", "(space bar)"
+        )
     call = ", space bar Hats Off!" if may_call(view) else ""
-    return f"Keys: 1-3 your hand, H your head, P pass{call}"
+    keys = f"Keys: 1-3 your hand, H your head, P pass{call}"
+    return Prompt(f"Match the {KIND_NAMES[view['top']]}!{_call_prompt(view)}", keys)
 
 
 def may_call(view: HatsOffView) -> bool:
