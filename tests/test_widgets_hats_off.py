@@ -22,6 +22,7 @@ from tests.helpers import RULE_ID, FixedBot, position, press, said, why, widget_
 from widgets.games.hats_off import (
     MOVED,
     OTHER_TIME,
+    SPACE_BAR,
     HatsOffTable,
     answer_move,
     describe,
@@ -106,7 +107,7 @@ def test_equal_reaction_times_go_to_the_lower_seat() -> None:
 def test_the_pad_shows_the_readers_cards_and_the_move_goes_in_with_the_browser_time() -> None:
     table, _ = race_table(0.4)
     assert (table.pad.phase, table.pad.can_act, table.pad.top) == ("flip", True, None)
-    assert (table.pad.prompt, table.pad.keys) == ("Your turn to flip the next card.", "Press F.")
+    assert (table.pad.prompt, table.pad.keys) == ("Your turn to flip the next card.", "Press\u00a0F.")
     send(table, "flip")
     pad = table.pad
     assert (pad.phase, pad.top, pad.hand, pad.has_head, pad.head) == (
@@ -446,10 +447,10 @@ def test_the_prompt_offers_the_call_only_for_a_card_the_reader_may_win_and_says_
     view = table.game.view(0)
     own = view | {"loose": [{"kind": "top", "owner": 0, "fell": False}]}
     other = view | {"loose": [{"kind": "top", "owner": 1, "fell": False}]}
-    assert "your own, so you cannot call" in prompt(own, True).text and "space bar" not in prompt(own, True).keys
+    assert "your own, so you cannot call" in prompt(own, True).text and SPACE_BAR not in prompt(own, True).keys
     assert "be first to call Hats Off!" in prompt(other, True).text
-    assert prompt(other, True).keys == "Keys: 1-3 your hand, H your head, P pass, space bar Hats Off!"
-    assert "call" not in prompt(view, True).text and "space bar" not in prompt(view, True).keys
+    assert prompt(other, True).keys == f"Keys: 1-3 your hand, H your head, P pass, {SPACE_BAR} Hats Off!"
+    assert "call" not in prompt(view, True).text and SPACE_BAR not in prompt(view, True).keys
     assert not any(f"(O{number})" in prompt(view, True).text for number in range(1, 8)), "ids stay in the why"
     assert "Keys" not in prompt(view, True).text, "the keys go apart from the prompt: a phone has none"
     assert prompt(view, False).keys == "", "no keys for a reader who may do nothing now"
@@ -511,7 +512,7 @@ def test_the_prompt_of_the_last_race_for_a_card_offers_only_the_call() -> None:
     data = {"game": "hats-off", "players": 2, "phase": "race", "race": 5, "flips": 1, "pile": ["fez"], "loose": loose}
     view = hatskit.load(data | {"hands": [["top", "beret"], ["fez", "chef"]], "heads": ["bowler", "cowboy"]}).view(0)
     assert prompt(view, can_act=True).text == "The fez had its 4 races: only Hats Off! calls count now."
-    assert prompt(view, can_act=True).keys == "(space bar)"
+    assert prompt(view, can_act=True).keys == "(space\u00a0bar)", "the key's name never wraps between its words"
 
 
 def seats_text(table: HatsOffTable) -> str:

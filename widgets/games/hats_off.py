@@ -503,6 +503,9 @@ def describe(move: HatsOffMove) -> str:
     return f"play the {KIND_NAMES[move.kind]} from the hand"
 
 
+SPACE_BAR = "space\u00a0bar"  # the key's name, kept on one line wherever the prompt wraps
+
+
 class Prompt(NamedTuple):
     """What the pad asks of the reader now, in one line, and the keys for it apart: a phone has none."""
 
@@ -518,9 +521,9 @@ def prompt(view: HatsOffView, can_act: bool) -> Prompt:
     if not can_act:
         return Prompt(_waiting(view))
     if phase == "wear":
-        return Prompt("Choose a card to wear on your head: look at it well, it is your only look.", "Keys 1-4.")
+        return Prompt("Choose a card to wear on your head: look at it well, it is your only look.", "Keys\u00a01-4.")
     if phase == "flip":
-        return Prompt("Your turn to flip the next card.", "Press F.")
+        return Prompt("Your turn to flip the next card.", "Press\u00a0F.")
     return _race_prompt(view)
 
 
@@ -537,12 +540,13 @@ def _waiting(view: HatsOffView) -> str:
 def _race_prompt(view: HatsOffView) -> Prompt:
     """A race the reader may answer: what to match, or only the call (a loose card alone, a card with no race left)."""
     if view["top"] is None:
-        return Prompt("A loose card! Be first to call Hats Off!", "(space bar)")
+        return Prompt("A loose card! Be first to call Hats Off!", f"({SPACE_BAR})")
     if view["race"] > MAX_RACES:
         return Prompt(
-            f"The {KIND_NAMES[view['top']]} had its {MAX_RACES} races: only Hats Off! calls count now.", "(space bar)"
+            f"The {KIND_NAMES[view['top']]} had its {MAX_RACES} races: only Hats Off! calls count now.",
+            f"({SPACE_BAR})",
         )
-    call = ", space bar Hats Off!" if may_call(view) else ""
+    call = f", {SPACE_BAR} Hats Off!" if may_call(view) else ""
     keys = f"Keys: 1-3 your hand, H your head, P pass{call}"
     return Prompt(f"Match the {KIND_NAMES[view['top']]}!{_call_prompt(view)}", keys)
 
