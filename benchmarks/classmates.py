@@ -101,11 +101,10 @@ from typing import NamedTuple
 
 import psutil
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the checkout: benchmarks.* and tests.*
 
-from app import CHROMIUM, CHROMIUM_ARGS, MB, NOTEBOOK_DIR, REPO, Served, serve
-from processes import chromium_kind, cpu_seconds, machine_seconds, run_queue
-
+from benchmarks.app import CHROMIUM, CHROMIUM_ARGS, MB, NOTEBOOK_DIR, REPO, Served, serve
+from benchmarks.processes import chromium_kind, cpu_seconds, machine_seconds, run_queue
 from tests.browser.student import ORDER, PRESSABLE, STUDENTS
 
 TIMEOUT_MS = 300_000  # any one wait of a page (30 pages opening at once on two cores take a minute or more)

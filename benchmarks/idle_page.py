@@ -61,11 +61,11 @@ from typing import Any
 
 import psutil
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the checkout: benchmarks.* and tests.*
 
-from app import CHROMIUM, CHROMIUM_ARGS, GAME_NOTEBOOKS, Served, serve, trivial_notebook
-from classmates import MAIN, RECORDER, UNTIL, Host, Student, join_table, open_table, servers, table_taken
-from processes import chromium_kind, thread_seconds
+from benchmarks.app import CHROMIUM, CHROMIUM_ARGS, GAME_NOTEBOOKS, Served, serve, trivial_notebook
+from benchmarks.classmates import MAIN, RECORDER, UNTIL, Host, Student, join_table, open_table, servers, table_taken
+from benchmarks.processes import chromium_kind, thread_seconds
 
 GAME_PAGES = list(GAME_NOTEBOOKS)  # hats, sombrero, hats_off, madder_than_a_hatter
 SHARED = ("lobby", "seated", "watched")

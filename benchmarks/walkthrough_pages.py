@@ -87,12 +87,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the checkout: benchmarks.* and tests.*
 
-from app import CHROMIUM, CHROMIUM_ARGS, Served
-from classmates import Host, load, servers
-from walkthrough_host import Walk
-
+from benchmarks.app import CHROMIUM, CHROMIUM_ARGS, Served
+from benchmarks.classmates import Host, load, servers
+from benchmarks.walkthrough_host import Walk
 from tablehost.client import TableClient
 
 if TYPE_CHECKING:
