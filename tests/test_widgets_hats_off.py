@@ -19,15 +19,7 @@ import hatskit
 from hatskit.core import Event
 from hatskit.drawing import without_rules
 from tests.helpers import RULE_ID, FixedBot, position, press, said, why, widget_states, with_deck
-from widgets.games.hats_off import (
-    MOVED,
-    OTHER_TIME,
-    SPACE_BAR,
-    HatsOffTable,
-    answer_move,
-    describe,
-    prompt,
-)
+from widgets.games.hats_off import MOVED, OTHER_TIME, SPACE_BAR, HatsOffTable, answer_move, describe, prompt
 from widgets.games.race import Answer, read_answer
 from widgets.table.scheduler import ManualClock
 from widgets.toolkit import ui

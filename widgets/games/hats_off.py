@@ -546,9 +546,10 @@ def _race_prompt(view: HatsOffView) -> Prompt:
             f"The {KIND_NAMES[view['top']]} had its {MAX_RACES} races: only Hats Off! calls count now.",
             f"({SPACE_BAR})",
         )
-    call = f", {SPACE_BAR} Hats Off!" if may_call(view) else ""
+    callable_here = may_call(view)
+    call = f", {SPACE_BAR} Hats Off!" if callable_here else ""
     keys = f"Keys: 1-3 your hand, H your head, P pass{call}"
-    return Prompt(f"Match the {KIND_NAMES[view['top']]}!{_call_prompt(view)}", keys)
+    return Prompt(f"Match the {KIND_NAMES[view['top']]}!{_call_prompt(view, callable_here)}", keys)
 
 
 def may_call(view: HatsOffView) -> bool:
@@ -556,9 +557,10 @@ def may_call(view: HatsOffView) -> bool:
     return any(card["owner"] != view["seat"] for card in view["loose"])
 
 
-def _call_prompt(view: HatsOffView) -> str:
-    """The call's part of the prompt when a loose card lies there: that the reader may call, else why not."""
-    if may_call(view):
+def _call_prompt(view: HatsOffView, callable_here: bool) -> str:
+    """The call's part of the prompt when a loose card lies there: that the reader may call (``callable_here``,
+    :func:`may_call`), else why not."""
+    if callable_here:
         return " A loose card: be first to call Hats Off!"
     if view["loose"]:
         return " The loose card is your own, so you cannot call Hats Off! for it."
