@@ -50,7 +50,6 @@ NO_HOST = (
 )
 LOST = "The connection to the table host dropped before it answered: try again in a moment."
 UNREACHABLE = "The class's table host did not answer ({}). Ask your teacher whether the app is running, then try again."
-COPY_TIP = "copy a link that brings a classmate to this table"
 NO_NAME = "Type your name first: it is what your classmates see at the table."
 NO_CODE = "Type the table's code first: the five letters your classmate was given, such as KBQTZ."
 

@@ -736,9 +736,7 @@ class TableFrame(View):
         self.hint_button = named_button("hint", "ask the strong bot for a move", late(self, "ask_hint"))
         self.line_button = named_button("back to the original game", LINE_TIP, late(self, "switch_line"))
         # The move number is in the description ("move 3 of 12"), set with the rest of the table.
-        self.slider = ui.IntSlider(
-            0, min=0, max=0, description="move 0 of 0", tooltip="moves played so far", readout=False
-        )
+        self.slider = ui.IntSlider(0, min=0, max=0, description="move 0 of 0", tooltip="moves played so far")
         self.slider.observe(self._slider_moved, names="value")
         steps = [self.first_button, self.back_button, self.slider, self.forward_button, self.last_button]
         bar = row(steps)

@@ -76,15 +76,6 @@ class Part(traitlets.HasTraits):
         if name not in self._dom_classes:
             self._dom_classes = (*self._dom_classes, name)
 
-    def remove_class(self, name: str) -> None:
-        if name in self._dom_classes:
-            self._dom_classes = tuple(c for c in self._dom_classes if c != name)
-
-    @contextlib.contextmanager
-    def hold_sync(self) -> Iterator[None]:
-        """For ipywidgets' habit: every change already reaches the page together, at the next flush."""
-        yield
-
     def node(self) -> dict[str, Any]:
         """What view.js needs to draw this part (a box's children by their ids)."""
         node = {"id": self.uid, "t": self.kind, "c": list(self._dom_classes)}
@@ -295,7 +286,6 @@ class IntSlider(Field):
     value = traitlets.Int(0)
     min = traitlets.Int(0)
     max = traitlets.Int(100)
-    readout = traitlets.Bool(True)
 
     def __init__(self, value: int = 0, **settings: Any) -> None:
         super().__init__(value=value, **settings)
