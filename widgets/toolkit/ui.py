@@ -36,6 +36,7 @@ directly.
 from __future__ import annotations
 
 import asyncio
+import codecs
 import contextlib
 import functools
 import hashlib
@@ -642,7 +643,10 @@ def _longest(most: int, matches: Callable[[int, int], bool]) -> int:
 
 def _utf16_length(text: str) -> int:
     """The length of ``text`` as JavaScript counts it (UTF-16 code units): a name may hold an emoji."""
-    return len(text.encode("utf-16-le")) // 2
+    return len(_UTF16(text)[0]) // 2
+
+
+_UTF16 = codecs.getencoder("utf-16-le")  # looked up as the kernel imports this, not at a page's first move
 
 
 def _touched(change: dict[str, Any]) -> None:
