@@ -66,7 +66,7 @@ LESSON_ID = re.compile(r"[a-z0-9]+(-[a-z0-9]+)*")
 WILDCARDS = re.compile(r"[*?]")
 
 Chooser = Callable[[int, Game], Any]
-"""``choose(seat, game) -> move``: a bot's move for ``seat`` (a table's own bots, or :func:`greedy_bots`)."""
+"""``choose(seat, game) -> move``: a bot's move for ``seat`` (a table's own bots, or :func:`lesson_bots`)."""
 
 
 PuzzleFiles = Callable[[str], list[Puzzle]]  # a puzzle file's puzzles by its path from the lesson file's folder

@@ -247,8 +247,8 @@ def read_name(name: object) -> str:
 def race_move(seat: int, action: object, seconds: object) -> HatsOffMove:
     """The Hats Off! move a race pad's answer stands for, timed by the device (its reaction time, in seconds).
 
-    The answers are the pad's (widgets/race.py): a hat (play it from the hand), ``head``, ``off`` (call Hats Off!),
-    ``pass``, ``flip`` or ``wear <hat>``. The engine then settles the race on these times alone (O3).
+    The answers are the pad's (widgets/games/race.py): a hat (play it from the hand), ``head``, ``off`` (call Hats
+    Off!), ``pass``, ``flip`` or ``wear <hat>``. The engine then settles the race on these times alone (O3).
     """
     if not isinstance(action, str):
         answers = ", ".join(repr(word) for word in RACE_ACTIONS)

@@ -218,7 +218,7 @@ def timed(move: str, rng: random.Random) -> str:
 
 
 def pad_answer(players: Players, seat: int, move: str, rng: random.Random) -> Sent:
-    """The race pad's answer for a legal race move (widgets/race.py's format), sent as an answer."""
+    """The race pad's answer for a legal race move (widgets/games/race.py's format), sent as an answer."""
     action = move.split(":", 1)[1].removesuffix("@0")
     return players.host.answer(players.who(seat), players.code, action, round(rng.uniform(0.15, 2.5), 3))
 
