@@ -641,12 +641,12 @@ def _longest(most: int, matches: Callable[[int, int], bool]) -> int:
     return low
 
 
+_UTF16 = codecs.getencoder("utf-16-le")  # looked up as the kernel imports this, not at a page's first move
+
+
 def _utf16_length(text: str) -> int:
     """The length of ``text`` as JavaScript counts it (UTF-16 code units): a name may hold an emoji."""
     return len(_UTF16(text)[0]) // 2
-
-
-_UTF16 = codecs.getencoder("utf-16-le")  # looked up as the kernel imports this, not at a page's first move
 
 
 def _touched(change: dict[str, Any]) -> None:
